@@ -1,0 +1,38 @@
+"""Numbers that Python micrograd 0.1.0 prints, for tests/05_python_crosscheck.rs.
+
+Run: pip install micrograd==0.1.0 && python3 scripts/python_reference.py
+Each line is `name: value, value, ...` with repr() floats; the Rust test quotes them.
+"""
+from micrograd.engine import Value
+
+
+def show(name, *vals):
+    print(f"{name}: " + ", ".join(repr(v) for v in vals))
+
+
+# every op micrograd has, at one point: forward value and gradients
+a, b = Value(1.5), Value(-2.25)
+for name, f in [
+    ("add", lambda: a + b), ("sub", lambda: a - b), ("mul", lambda: a * b),
+    ("div", lambda: a / b), ("neg", lambda: -a), ("radd", lambda: 3.0 + a),
+    ("rsub", lambda: 3.0 - a), ("rmul", lambda: 3.0 * a), ("rdiv", lambda: 3.0 / a),
+    ("pow", lambda: a ** 3), ("pow_neg", lambda: a ** -0.5), ("relu_pos", lambda: a.relu()),
+    ("relu_neg", lambda: b.relu()),
+]:
+    a.grad = b.grad = 0
+    y = f()
+    y.backward()
+    show(name, y.data, a.grad, b.grad)
+
+# backward() twice on the same graph, without zero_grad
+x = Value(3.0)
+y = (x * 2) * 5
+y.backward()
+first = x.grad
+y.backward()
+show("twice", first, x.grad)
+
+# reuse: a*a, b = a + a; c = b + b, a diamond
+a = Value(-3.0); y = a * a; y.backward(); show("square", y.data, a.grad)
+a = Value(-3.0); b = a + a; c = b + b; c.backward(); show("double_double", c.data, a.grad)
+a = Value(2.0); l = a * 3; r = a ** 2; d = l * r; d.backward(); show("diamond", d.data, a.grad)

@@ -1,0 +1,155 @@
+//! `backward()`: reverse-mode differentiation over the graph, without recursion.
+//!
+//! Python's `backward` builds a topological order with a recursive DFS (`build_topo`),
+//! then runs `_backward` on each node in reverse. Recursion dies at depth ~1000 in
+//! Python, and an explicit list of all nodes costs 8 bytes a node plus the DFS stack.
+//! Here two sweeps with an explicit stack do the same job:
+//!
+//! 1. a depth-first sweep from the root counts, for each node, how many consumers it has
+//!    inside this graph (`pending`);
+//! 2. a second sweep seeds `root.grad = 1` and runs a node's backward rule only once all
+//!    of its consumers have run theirs (their `pending` count reached 0), which is
+//!    exactly reverse topological order (Kahn's algorithm).
+//!
+//! Both sweeps are linear in the size of the graph, and the stacks only ever hold the
+//! frontier of the walk, so a chain of millions of nodes needs almost no extra memory.
+
+use super::value::{Node, Value};
+use crate::error::{Error, Pass};
+
+impl Value {
+    /// Computes the gradient of this value with respect to every value it was computed
+    /// from: Python's `backward()`.
+    ///
+    /// Sets this value's grad to 1, then runs each node's backward rule once, in reverse
+    /// topological order, *adding* into each grad (`grad += ...`), as micrograd does.
+    ///
+    /// **A second call** on the same graph adds again. Because the inner nodes also kept
+    /// their grads from the first call, the leaves then get more than twice the first
+    /// gradient (exactly as in Python). To reuse a graph, reset it first with
+    /// [`zero_grad_graph`](Value::zero_grad_graph); in training, build a new graph each
+    /// step and zero the parameters' grads (`Module::zero_grad`), as micrograd's demo does.
+    ///
+    /// NaN and infinities spread silently, as with `f64`; use
+    /// [`try_backward`](Value::try_backward) to have them reported.
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let x = Value::new(-4.0);
+    /// let y = (&x * 2.0 + 2.0 + &x).relu();   // unused in the gradient: relu'(<0) = 0
+    /// let z = &x * &x + &y;                   // dz/dx = 2x = -8
+    /// z.backward();
+    /// assert_eq!(x.grad(), -8.0);
+    /// z.zero_grad_graph();
+    /// z.backward();                           // same result again after a reset
+    /// assert_eq!(x.grad(), -8.0);
+    /// ```
+    pub fn backward(&self) {
+        // Without checking, no error can arise.
+        let _ = self.run_backward(false);
+    }
+
+    /// [`backward`](Value::backward) with anomaly detection: stops at the first NaN or
+    /// infinity and returns [`Error::NonFinite`] naming the op and label that produced it.
+    ///
+    /// Before any gradient is touched, the forward values are checked: a non-finite value
+    /// computed from finite parents (or a non-finite leaf) is reported as made in the
+    /// forward pass, and no backward rule runs. During the backward pass, the first rule
+    /// that leaves a non-finite grad on a parent is reported and no further rule runs.
+    ///
+    /// ```
+    /// use micrograd::{Error, Value};
+    /// let x = Value::new(-1.0).with_label("x");
+    /// let y = x.ln().with_label("y");          // ln(-1) = NaN
+    /// let err = (&y * 2.0).try_backward().unwrap_err();
+    /// assert!(matches!(err, Error::NonFinite { op: "ln", .. }));
+    /// assert!(err.to_string().contains("`ln`"));
+    /// assert_eq!(x.grad(), 0.0);               // nothing was spread
+    /// ```
+    pub fn try_backward(&self) -> Result<(), Error> {
+        self.run_backward(true)
+    }
+
+    fn run_backward(&self, check: bool) -> Result<(), Error> {
+        let mut error = None;
+
+        // Sweep 1: count each node's consumers inside this graph. A node is pushed the
+        // first time it is reached (its count goes from 0 to 1), so each is expanded once.
+        let mut stack = vec![self.clone()];
+        while let Some(value) = stack.pop() {
+            let node = value.node();
+            if check && error.is_none() {
+                error = forward_anomaly(&node);
+            }
+            for parent in node.parents() {
+                let mut p = parent.0.borrow_mut();
+                p.pending += 1;
+                if p.pending == 1 {
+                    stack.push(parent.clone());
+                }
+            }
+        }
+
+        // Sweep 2: Python's `self.grad = 1; for v in reversed(topo): v._backward()`.
+        // A node runs once its last consumer has run. After an error the sweep still
+        // finishes (without running rules) so that every count is back to 0.
+        self.0.borrow_mut().grad = 1.0;
+        stack.push(self.clone());
+        while let Some(value) = stack.pop() {
+            let node = value.node();
+            if error.is_none() {
+                if let Some(rule) = &node.backward {
+                    rule(&node);
+                }
+                if check {
+                    error = backward_anomaly(&node);
+                }
+            }
+            for parent in node.parents() {
+                let mut p = parent.0.borrow_mut();
+                p.pending -= 1;
+                if p.pending == 0 {
+                    stack.push(parent.clone());
+                }
+            }
+        }
+        error.map_or(Ok(()), Err)
+    }
+
+    /// Sets the grad of this value and of every value it was computed from to 0, so
+    /// that the same graph can be differentiated again.
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let x = Value::new(3.0);
+    /// let y = &x * &x;
+    /// y.backward();
+    /// y.zero_grad_graph();
+    /// assert_eq!((x.grad(), y.grad()), (0.0, 0.0));
+    /// ```
+    pub fn zero_grad_graph(&self) {
+        super::walk::for_each_node(self, |v| v.zero_grad());
+    }
+}
+
+/// The error for a node whose forward value is not finite although its parents are.
+fn forward_anomaly(node: &Node) -> Option<Error> {
+    let made_here = !node.data.is_finite() && node.parents().iter().all(|p| p.data().is_finite());
+    made_here.then(|| Error::NonFinite {
+        pass: Pass::Forward,
+        op: node.op.symbol(),
+        label: node.label().map(str::to_owned),
+        value: node.data,
+    })
+}
+
+/// The error for a backward rule that just left a non-finite grad on a parent.
+fn backward_anomaly(node: &Node) -> Option<Error> {
+    let bad = node.parents().iter().map(Value::grad).find(|g| !g.is_finite())?;
+    Some(Error::NonFinite {
+        pass: Pass::Backward,
+        op: node.op.symbol(),
+        label: node.label().map(str::to_owned),
+        value: bad,
+    })
+}

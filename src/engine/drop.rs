@@ -1,0 +1,36 @@
+//! Freeing a graph without recursion.
+//!
+//! Python's garbage collector frees a graph for us. With `Rc`, dropping the last handle
+//! to a node drops its parents, which drop theirs, and so on: one nested call per node,
+//! which overflows the stack on a long chain. Instead, a node being freed moves its
+//! parents onto an explicit stack; each parent whose last handle that was is opened in
+//! turn (`Rc::try_unwrap`) and its own parents moved onto the stack, so every node is
+//! freed at the same, constant stack depth.
+
+use std::rc::Rc;
+
+use super::value::{Node, Parents, Value};
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let mut stack: Vec<Value> = Vec::new();
+        push_parents(&mut stack, self.parents.take());
+        while let Some(value) = stack.pop() {
+            // Only the last handle to a node can open it; any other handle just drops.
+            if let Ok(cell) = Rc::try_unwrap(value.0) {
+                let mut node = cell.into_inner();
+                push_parents(&mut stack, node.parents.take());
+                // `node` is dropped here with no parents left: no recursion.
+            }
+        }
+    }
+}
+
+fn push_parents(stack: &mut Vec<Value>, parents: Parents) {
+    match parents {
+        Parents::None => {}
+        Parents::One([a]) => stack.push(a),
+        Parents::Two([a, b]) => stack.extend([a, b]),
+        Parents::Many(terms) => stack.extend(terms.into_vec()),
+    }
+}

@@ -1,0 +1,39 @@
+//! The autograd engine: micrograd's `engine.py`.
+//!
+//! A [`Value`] wraps a scalar and remembers how it was computed. Arithmetic on values
+//! builds a graph on the fly; [`Value::backward`] walks it in reverse and fills in every
+//! node's gradient by the chain rule.
+//!
+//! | file | what it holds | Python |
+//! |------|---------------|--------|
+//! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
+//! | `ops.rs` | every op's forward value and backward rule | `__add__`, `__mul__`, `__pow__`, `relu` |
+//! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
+//! | `backward.rs` | `backward()`, anomaly detection | `backward()` |
+//! | `drop.rs` | freeing a graph without recursion | the garbage collector |
+//! | `dot.rs` | Graphviz output | `trace_graph.ipynb` |
+//!
+//! ```
+//! use micrograd::Value;
+//! // micrograd's test_sanity_check
+//! let x = Value::new(-4.0);
+//! let z = 2.0 * &x + 2.0 + &x;
+//! let q = z.relu() + &z * &x;
+//! let h = (&z * &z).relu();
+//! let y = &h + &q + &q * &x;
+//! y.backward();
+//! assert_eq!(format!("{y:?}"), "Value(data=-20.0, grad=1.0)");
+//! assert_eq!(x.grad(), 46.0);
+//! ```
+
+mod backward;
+mod dot;
+mod drop;
+mod op;
+mod operators;
+mod ops;
+mod repr;
+mod value;
+mod walk;
+
+pub use value::Value;

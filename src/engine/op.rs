@@ -1,0 +1,66 @@
+//! The operation that produced a node (Python's `_op` string), as a one-byte code.
+
+/// Which operation produced a [`Value`](crate::Value); [`Value::op`](crate::Value::op)
+/// shows it as Python's `_op` string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Op {
+    /// A leaf made by the user (`""`).
+    Leaf,
+    /// `a + b` (`"+"`).
+    Add,
+    /// `a - b` (`"-"`).
+    Sub,
+    /// `a * b` (`"*"`).
+    Mul,
+    /// `a / b` (`"/"`).
+    Div,
+    /// `-a` (`"neg"`).
+    Neg,
+    /// The n-ary sum of [`std::iter::Sum`] (`"sum"`).
+    Sum,
+    /// `a.relu()` (`"relu"`).
+    Relu,
+    /// `a.leaky_relu(slope)` (`"leaky_relu"`).
+    LeakyRelu,
+    /// `a.tanh()` (`"tanh"`).
+    Tanh,
+    /// `a.sigmoid()` (`"sigmoid"`).
+    Sigmoid,
+    /// `a.exp()` (`"exp"`).
+    Exp,
+    /// `a.ln()` (`"ln"`).
+    Ln,
+    /// `a.powf(n)`, Python's `a ** n` (`"**"`).
+    Powf,
+    /// `a.pow(&b)` with a `Value` exponent (`"pow"`).
+    Pow,
+    /// `a.sqrt()` (`"sqrt"`).
+    Sqrt,
+    /// `a.abs()` (`"abs"`).
+    Abs,
+}
+
+impl Op {
+    /// The op as Python's `_op` string (`""` for a leaf).
+    pub(crate) fn symbol(self) -> &'static str {
+        match self {
+            Op::Leaf => "",
+            Op::Add => "+",
+            Op::Sub => "-",
+            Op::Mul => "*",
+            Op::Div => "/",
+            Op::Neg => "neg",
+            Op::Sum => "sum",
+            Op::Relu => "relu",
+            Op::LeakyRelu => "leaky_relu",
+            Op::Tanh => "tanh",
+            Op::Sigmoid => "sigmoid",
+            Op::Exp => "exp",
+            Op::Ln => "ln",
+            Op::Powf => "**",
+            Op::Pow => "pow",
+            Op::Sqrt => "sqrt",
+            Op::Abs => "abs",
+        }
+    }
+}

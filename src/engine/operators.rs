@@ -1,0 +1,156 @@
+//! `+ - * /`, unary `-` and `+= -= *= /=` for every mix of `Value`, `&Value` and `f64`.
+//!
+//! Python gets these from `__add__`/`__radd__`/...; Rust needs one `impl` per pair of
+//! operand types, so a macro (in the style of std's `forward_ref_binop!`) writes them
+//! all from the four methods in `ops.rs`. An `f64` operand becomes a leaf `Value`, as
+//! Python's `other if isinstance(other, Value) else Value(other)` does.
+//!
+//! | expression | derivative in `a` | derivative in `b` |
+//! |------------|-------------------|-------------------|
+//! | `a + b`    | 1                 | 1                 |
+//! | `a - b`    | 1                 | -1                |
+//! | `a * b`    | b                 | a                 |
+//! | `a / b`    | 1/b               | -a/b²             |
+//! | `-a`       | -1                |                   |
+//!
+//! ```
+//! use micrograd::Value;
+//! let a = Value::new(3.0);
+//! let b = Value::new(2.0);
+//! let y = &a + &b;          // d/da = 1, d/db = 1
+//! y.backward();
+//! assert_eq!((y.data(), a.grad(), b.grad()), (5.0, 1.0, 1.0));
+//! ```
+//! ```
+//! # use micrograd::Value;
+//! let (a, b) = (Value::new(3.0), Value::new(2.0));
+//! let y = &a - &b;          // d/da = 1, d/db = -1
+//! y.backward();
+//! assert_eq!((y.data(), a.grad(), b.grad()), (1.0, 1.0, -1.0));
+//! ```
+//! ```
+//! # use micrograd::Value;
+//! let (a, b) = (Value::new(3.0), Value::new(2.0));
+//! let y = &a * &b;          // d/da = b, d/db = a
+//! y.backward();
+//! assert_eq!((y.data(), a.grad(), b.grad()), (6.0, 2.0, 3.0));
+//! ```
+//! ```
+//! # use micrograd::Value;
+//! let (a, b) = (Value::new(3.0), Value::new(2.0));
+//! let y = &a / &b;          // d/da = 1/b, d/db = -a/b²
+//! y.backward();
+//! assert_eq!((y.data(), a.grad(), b.grad()), (1.5, 0.5, -0.75));
+//! ```
+//! ```
+//! # use micrograd::Value;
+//! let a = Value::new(3.0);
+//! let y = -&a;              // d/da = -1
+//! y.backward();
+//! assert_eq!((y.data(), a.grad()), (-3.0, -1.0));
+//! ```
+//! `f64` on either side, and the assigning forms (which rebind the handle to a new
+//! node, as Python's `a += b` rebinds the name):
+//! ```
+//! # use micrograd::Value;
+//! let x = Value::new(4.0);
+//! let f = 2.0 * &x + 1.0;   // 9
+//! let g = 10.0 / &f - x.clone();
+//! let mut h = g.clone();
+//! h *= 3.0;
+//! h += &x;
+//! assert!((h.data() - ((10.0 / 9.0 - 4.0) * 3.0 + 4.0)).abs() < 1e-12);
+//! ```
+
+use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+
+use super::value::Value;
+
+/// Implements one binary operator for every mix of `Value`, `&Value` and `f64`, and its
+/// assigning form, from a method `fn(&Value, &Value) -> Value`.
+macro_rules! value_binop {
+    ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $method:ident) => {
+        impl $Op<&Value> for &Value {
+            type Output = Value;
+            fn $op(self, rhs: &Value) -> Value {
+                self.$method(rhs)
+            }
+        }
+        impl $Op<Value> for &Value {
+            type Output = Value;
+            fn $op(self, rhs: Value) -> Value {
+                self.$method(&rhs)
+            }
+        }
+        impl $Op<&Value> for Value {
+            type Output = Value;
+            fn $op(self, rhs: &Value) -> Value {
+                self.$method(rhs)
+            }
+        }
+        impl $Op<Value> for Value {
+            type Output = Value;
+            fn $op(self, rhs: Value) -> Value {
+                self.$method(&rhs)
+            }
+        }
+        impl $Op<f64> for &Value {
+            type Output = Value;
+            fn $op(self, rhs: f64) -> Value {
+                self.$method(&Value::new(rhs))
+            }
+        }
+        impl $Op<f64> for Value {
+            type Output = Value;
+            fn $op(self, rhs: f64) -> Value {
+                self.$method(&Value::new(rhs))
+            }
+        }
+        impl $Op<&Value> for f64 {
+            type Output = Value;
+            fn $op(self, rhs: &Value) -> Value {
+                Value::new(self).$method(rhs)
+            }
+        }
+        impl $Op<Value> for f64 {
+            type Output = Value;
+            fn $op(self, rhs: Value) -> Value {
+                Value::new(self).$method(&rhs)
+            }
+        }
+        impl $OpAssign<&Value> for Value {
+            fn $op_assign(&mut self, rhs: &Value) {
+                *self = self.$method(rhs);
+            }
+        }
+        impl $OpAssign<Value> for Value {
+            fn $op_assign(&mut self, rhs: Value) {
+                *self = self.$method(&rhs);
+            }
+        }
+        impl $OpAssign<f64> for Value {
+            fn $op_assign(&mut self, rhs: f64) {
+                *self = self.$method(&Value::new(rhs));
+            }
+        }
+    };
+}
+
+value_binop!(Add, add, AddAssign, add_assign, add_value);
+value_binop!(Sub, sub, SubAssign, sub_assign, sub_value);
+value_binop!(Mul, mul, MulAssign, mul_assign, mul_value);
+value_binop!(Div, div, DivAssign, div_assign, div_value);
+
+impl Neg for &Value {
+    type Output = Value;
+    fn neg(self) -> Value {
+        self.neg_value()
+    }
+}
+
+impl Neg for Value {
+    type Output = Value;
+    fn neg(self) -> Value {
+        self.neg_value()
+    }
+}

@@ -1,0 +1,73 @@
+//! Formatting an `f64` the way Python's `repr(float)` does, for `Value`'s `Debug`.
+
+use std::fmt;
+
+/// Displays an `f64` as Python's `repr` would: `-20.0`, `0.0001`, `1e-05`, `1.5e+16`,
+/// `nan`, `inf`: the shortest digits that round-trip, in fixed notation for decimal
+/// exponents from -4 to 15 and in scientific notation outside.
+pub(crate) struct PyFloat(pub(crate) f64);
+
+impl fmt::Display for PyFloat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        if x.is_nan() {
+            return f.write_str("nan");
+        }
+        if x.is_infinite() {
+            return f.write_str(if x > 0.0 { "inf" } else { "-inf" });
+        }
+        // Rust's `{:e}` gives the shortest round-trip digits: "-1.2345e-5".
+        let sci = format!("{:e}", x.abs());
+        let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+        let sign = if x.is_sign_negative() { "-" } else { "" };
+        if !(-4..16).contains(&exp) {
+            let (first, rest) = digits.split_at(1);
+            let dot = if rest.is_empty() { "" } else { "." };
+            let esign = if exp < 0 { '-' } else { '+' };
+            return write!(f, "{sign}{first}{dot}{rest}e{esign}{:02}", exp.abs());
+        }
+        if exp < 0 {
+            let zeros = "0".repeat((-exp - 1) as usize);
+            return write!(f, "{sign}0.{zeros}{digits}");
+        }
+        let int_len = exp as usize + 1;
+        if digits.len() <= int_len {
+            let zeros = "0".repeat(int_len - digits.len());
+            write!(f, "{sign}{digits}{zeros}.0")
+        } else {
+            let (int, frac) = digits.split_at(int_len);
+            write!(f, "{sign}{int}.{frac}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PyFloat;
+
+    /// Each pair is (x, what Python 3 prints for `repr(x)`).
+    #[test]
+    fn matches_python_repr() {
+        let cases = [
+            (-20.0, "-20.0"),
+            (46.0, "46.0"),
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (0.1, "0.1"),
+            (24.70408163265306, "24.70408163265306"),
+            (0.0001, "0.0001"),
+            (1e-5, "1e-05"),
+            (1.5e-7, "1.5e-07"),
+            (1e16, "1e+16"),
+            (1234567890123456.0, "1234567890123456.0"),
+            (1.5e300, "1.5e+300"),
+            (f64::NAN, "nan"),
+            (f64::NEG_INFINITY, "-inf"),
+        ];
+        for (x, python) in cases {
+            assert_eq!(PyFloat(x).to_string(), python, "repr of {x:e}");
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! `Value` and `Node`: the data structure of micrograd's `class Value`.
+//!
+//! Python keeps five attributes on each `Value` object (`data`, `grad`, `_backward`,
+//! `_prev`, `_op`). Here they live in a [`Node`] behind `Rc<RefCell<..>>`, and
+//! [`Value`] is a cheap, clonable handle to it.
+
+use std::cell::{Ref, RefCell};
+use std::fmt;
+use std::rc::Rc;
+
+use super::op::Op;
+
+/// A node's backward rule: given the node itself (its data, grad and parents), add
+/// the chain-rule contribution `d out / d parent * out.grad` to each parent's grad.
+///
+/// It receives the node by reference instead of capturing an `Rc` of it: capturing its
+/// own output would make a reference cycle that never frees.
+pub(crate) type BackwardFn = Box<dyn Fn(&Node)>;
+
+/// The parents (Python's `_prev`) of a node, stored inline for up to two parents so a
+/// node costs one heap allocation.
+pub(crate) enum Parents {
+    /// A leaf: created by the user, not by an operation.
+    None,
+    /// One parent (`relu`, `tanh`, `powf`, ...).
+    One([Value; 1]),
+    /// Two parents (`+`, `*`, `pow`, ...); the same value twice for `a * a`.
+    Two([Value; 2]),
+    /// Any number of parents (the n-ary [`Sum`](std::iter::Sum) node).
+    Many(Box<[Value]>),
+}
+
+impl Parents {
+    /// The parents as a slice, in the order the operation received them.
+    pub(crate) fn as_slice(&self) -> &[Value] {
+        match self {
+            Parents::None => &[],
+            Parents::One(p) => p,
+            Parents::Two(p) => p,
+            Parents::Many(p) => p,
+        }
+    }
+
+    /// Takes the parents out, leaving `Parents::None` (used by the iterative `Drop`).
+    pub(crate) fn take(&mut self) -> Parents {
+        std::mem::replace(self, Parents::None)
+    }
+}
+
+/// Rarely used per-node data, boxed so that the common node stays small.
+#[derive(Default)]
+pub(crate) struct Extra {
+    /// The user's name for this value (`with_label`).
+    pub(crate) label: Option<String>,
+    /// The constant of `powf(n)` and `leaky_relu(slope)`.
+    pub(crate) param: f64,
+}
+
+/// One node of the expression graph: what a Python `Value` object holds.
+pub(crate) struct Node {
+    /// The value computed by the forward pass (Python's `self.data`).
+    pub(crate) data: f64,
+    /// d root / d self, filled in by [`Value::backward`] (Python's `self.grad`).
+    pub(crate) grad: f64,
+    /// The values this one was computed from (Python's `self._prev`).
+    pub(crate) parents: Parents,
+    /// The operation that produced this node (Python's `self._op`).
+    pub(crate) op: Op,
+    /// How many consumers of this node still have to run their backward rule; zero
+    /// outside of `backward`.
+    pub(crate) pending: u32,
+    /// The chain rule for this node (Python's `self._backward`); `None` for leaves.
+    pub(crate) backward: Option<BackwardFn>,
+    /// Label and op constant, only for the nodes that have them.
+    pub(crate) extra: Option<Box<Extra>>,
+}
+
+impl Node {
+    /// The constant of `powf` / `leaky_relu` (0 for other ops).
+    pub(crate) fn param(&self) -> f64 {
+        self.extra.as_ref().map_or(0.0, |e| e.param)
+    }
+
+    /// The parents, in the order the operation received them.
+    pub(crate) fn parents(&self) -> &[Value] {
+        self.parents.as_slice()
+    }
+
+    /// The label, if any.
+    pub(crate) fn label(&self) -> Option<&str> {
+        self.extra.as_ref().and_then(|e| e.label.as_deref())
+    }
+}
+
+/// A scalar in an expression graph: micrograd's `Value`.
+///
+/// `Value` is a handle (`Rc<RefCell<Node>>`): cloning it is cheap and gives another
+/// handle to the *same* node, as Python names do. Arithmetic on values builds the graph;
+/// [`backward`](Value::backward) fills in every node's gradient.
+///
+/// ```
+/// use micrograd::Value;
+/// let a = Value::new(2.0);
+/// let b = a.clone();                // the same node
+/// b.set_data(3.0);
+/// assert_eq!(a.data(), 3.0);
+/// assert!(Value::ptr_eq(&a, &b));
+/// ```
+#[derive(Clone)]
+pub struct Value(pub(crate) Rc<RefCell<Node>>);
+
+impl Value {
+    /// A leaf value: Python's `Value(data)`.
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(-4.0);
+    /// assert_eq!((x.data(), x.grad(), x.op()), (-4.0, 0.0, ""));
+    /// ```
+    pub fn new(data: f64) -> Value {
+        Value::from_node(Node {
+            data,
+            grad: 0.0,
+            parents: Parents::None,
+            op: Op::Leaf,
+            pending: 0,
+            backward: None,
+            extra: None,
+        })
+    }
+
+    pub(crate) fn from_node(node: Node) -> Value {
+        Value(Rc::new(RefCell::new(node)))
+    }
+
+    /// A node made by an operation; `param` is stored only when it is non-zero.
+    pub(crate) fn from_op(
+        data: f64,
+        op: Op,
+        parents: Parents,
+        param: f64,
+        backward: BackwardFn,
+    ) -> Value {
+        let extra = (param != 0.0).then(|| {
+            Box::new(Extra {
+                label: None,
+                param,
+            })
+        });
+        Value::from_node(Node {
+            data,
+            grad: 0.0,
+            parents,
+            op,
+            pending: 0,
+            backward: Some(backward),
+            extra,
+        })
+    }
+
+    pub(crate) fn node(&self) -> Ref<'_, Node> {
+        self.0.borrow()
+    }
+
+    /// Adds `delta` to this value's gradient (Python's `self.grad += ...`).
+    pub(crate) fn add_grad(&self, delta: f64) {
+        self.0.borrow_mut().grad += delta;
+    }
+
+    /// The value computed by the forward pass (Python's `.data`).
+    ///
+    /// ```
+    /// let y = micrograd::Value::new(3.0) * 2.0;
+    /// assert_eq!(y.data(), 6.0);
+    /// ```
+    pub fn data(&self) -> f64 {
+        self.0.borrow().data
+    }
+
+    /// The gradient of the last [`backward`](Value::backward) root with respect to this
+    /// value (Python's `.grad`); 0 until a backward pass reaches it.
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(3.0);
+    /// let y = &x * &x;
+    /// y.backward();
+    /// assert_eq!(x.grad(), 6.0);
+    /// ```
+    pub fn grad(&self) -> f64 {
+        self.0.borrow().grad
+    }
+
+    /// Overwrites the data (Python's `p.data = ...`, e.g. a parameter update).
+    /// Nodes computed from this one are *not* recomputed: build the expression again.
+    ///
+    /// ```
+    /// let w = micrograd::Value::new(1.0);
+    /// w.set_data(w.data() - 0.1 * 2.0);
+    /// assert_eq!(w.data(), 0.8);
+    /// ```
+    pub fn set_data(&self, data: f64) {
+        self.0.borrow_mut().data = data;
+    }
+
+    /// Sets this value's gradient to 0 (Python's `p.grad = 0`).
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(2.0);
+    /// (&x * 3.0).backward();
+    /// x.zero_grad();
+    /// assert_eq!(x.grad(), 0.0);
+    /// ```
+    pub fn zero_grad(&self) {
+        self.0.borrow_mut().grad = 0.0;
+    }
+
+    /// The operation that produced this value: `"+"`, `"*"`, `"relu"`, ...; `""` for a
+    /// leaf (Python's `._op`).
+    ///
+    /// ```
+    /// let a = micrograd::Value::new(1.0);
+    /// assert_eq!(a.op(), "");
+    /// assert_eq!((&a + 1.0).op(), "+");
+    /// assert_eq!(a.relu().op(), "relu");
+    /// ```
+    pub fn op(&self) -> &'static str {
+        self.0.borrow().op.symbol()
+    }
+
+    /// The label given by [`with_label`](Value::with_label), if any.
+    ///
+    /// ```
+    /// let a = micrograd::Value::new(1.0).with_label("a");
+    /// assert_eq!(a.label().as_deref(), Some("a"));
+    /// ```
+    pub fn label(&self) -> Option<String> {
+        self.0.borrow().label().map(str::to_owned)
+    }
+
+    /// Names this value (shown by [`to_dot`](Value::to_dot) and in errors) and returns
+    /// it, so it chains: `Value::new(2.0).with_label("x")`.
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(2.0).with_label("x");
+    /// let y = (&x * 2.0).with_label("y");
+    /// assert_eq!(y.label().as_deref(), Some("y"));
+    /// ```
+    pub fn with_label(self, label: impl Into<String>) -> Value {
+        self.0
+            .borrow_mut()
+            .extra
+            .get_or_insert_with(Default::default)
+            .label = Some(label.into());
+        self
+    }
+
+    /// The values this one was computed from, in the order the operation took them
+    /// (Python's `._prev`, which is a `set`; here `a * a` lists `a` twice).
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let a = Value::new(2.0);
+    /// let b = Value::new(3.0);
+    /// let c = &a * &b;
+    /// let p = c.parents();
+    /// assert!(Value::ptr_eq(&p[0], &a) && Value::ptr_eq(&p[1], &b));
+    /// ```
+    pub fn parents(&self) -> Vec<Value> {
+        self.0.borrow().parents().to_vec()
+    }
+
+    /// Whether `a` and `b` are handles to the same node (Python's `a is b`).
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let a = Value::new(1.0);
+    /// assert!(Value::ptr_eq(&a, &a.clone()));
+    /// assert!(!Value::ptr_eq(&a, &Value::new(1.0)));
+    /// ```
+    pub fn ptr_eq(a: &Value, b: &Value) -> bool {
+        Rc::ptr_eq(&a.0, &b.0)
+    }
+}
+
+impl From<f64> for Value {
+    /// `Value::from(2.0)` is `Value::new(2.0)`.
+    fn from(data: f64) -> Value {
+        Value::new(data)
+    }
+}
+
+impl fmt::Debug for Value {
+    /// Prints like Python's `repr`: `Value(data=-20.0, grad=46.0)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let node = self.0.borrow();
+        write!(
+            f,
+            "Value(data={}, grad={})",
+            super::repr::PyFloat(node.data),
+            super::repr::PyFloat(node.grad)
+        )
+    }
+}

@@ -1,0 +1,23 @@
+//! Visiting every node of a graph once, with an explicit stack (no recursion).
+
+use std::collections::HashSet;
+use std::rc::Rc;
+
+use super::value::Value;
+
+/// Calls `f` once on `root` and once on every value it was computed from, parents
+/// after children (depth-first). Linear in the graph size: visited nodes are found in a
+/// hash set of node addresses, not by scanning a list.
+pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
+    let mut seen: HashSet<*const ()> = HashSet::new();
+    let mut stack = vec![root.clone()];
+    seen.insert(Rc::as_ptr(&root.0).cast());
+    while let Some(value) = stack.pop() {
+        f(&value);
+        for parent in value.node().parents() {
+            if seen.insert(Rc::as_ptr(&parent.0).cast()) {
+                stack.push(parent.clone());
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! # micrograd, in Rust
+//!
+//! Scalar reverse-mode autograd with a small neural-network library on top: Andrej
+//! Karpathy's [micrograd](https://github.com/karpathy/micrograd), line for line, with
+//! graphs of any size (no recursion anywhere) and no garbage collector.
+//!
+//! ## 1. Values remember how they were made
+//!
+//! ```
+//! use micrograd::Value;
+//! let a = Value::new(2.0).with_label("a");
+//! let b = Value::new(-3.0).with_label("b");
+//! let c = &a * &b + 10.0;          // `&` keeps `a` and `b` usable, like Python names
+//! assert_eq!(c.data(), 4.0);
+//! assert_eq!(c.op(), "+");
+//! ```
+//!
+//! ## 2. `backward()` fills in every gradient
+//!
+//! ```
+//! # use micrograd::Value;
+//! let a = Value::new(2.0);
+//! let b = Value::new(-3.0);
+//! let c = (&a * &b + 10.0).relu();  // relu(4) = 4
+//! c.backward();
+//! assert_eq!(a.grad(), -3.0);       // dc/da = b
+//! assert_eq!(b.grad(), 2.0);        // dc/db = a
+//! ```
+//!
+//! ## 3. Gradients accumulate, as in Python
+//!
+//! ```
+//! # use micrograd::Value;
+//! let w = Value::new(0.5);
+//! for _ in 0..2 {
+//!     let loss = &w * 3.0;          // a new graph each time, as in training
+//!     loss.backward();
+//! }
+//! assert_eq!(w.grad(), 6.0);        // 3 + 3: reset with `w.zero_grad()`
+//! w.zero_grad();
+//! assert_eq!(w.grad(), 0.0);
+//! ```
+//!
+//! ## 4. Bad numbers are found, not spread
+//!
+//! ```
+//! # use micrograd::Value;
+//! let x = Value::new(0.0).with_label("x");
+//! let y = (1.0 / &x).with_label("y");     // inf
+//! let err = y.try_backward().unwrap_err();
+//! assert!(err.to_string().contains("op `/`"), "{err}");
+//! ```
+//!
+//! ## 5. Graphs of any depth
+//!
+//! ```
+//! # use micrograd::Value;
+//! let x = Value::new(1.0);
+//! let mut y = x.clone();
+//! for _ in 0..100_000 {
+//!     y = &y * 1.0;                 // Python's recursive backward dies at ~1000
+//! }
+//! y.backward();
+//! assert_eq!(x.grad(), 1.0);
+//! drop(y);                          // freed without recursion too
+//! ```
+//!
+//! The [`engine`] module is micrograd's `engine.py`; `docs/python-to-rust.md` in the
+//! repository maps every Python line to its Rust counterpart.
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod engine;
+mod error;
+
+pub use engine::Value;
+pub use error::{Error, Pass};
+
+/// Everything a typical program needs: `use micrograd::prelude::*;`.
+///
+/// ```
+/// use micrograd::prelude::*;
+/// let x = Value::new(3.0);
+/// let y: Value = [&x, &x].into_iter().sum();
+/// y.backward();
+/// assert_eq!(x.grad(), 2.0);
+/// ```
+pub mod prelude {
+    pub use crate::engine::Value;
+    pub use crate::error::{Error, Pass};
+}
