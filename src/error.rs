@@ -24,6 +24,71 @@ pub enum Error {
         /// The non-finite value itself.
         value: f64,
     },
+
+    /// A model got an input of the wrong width (Python would silently truncate it).
+    #[error("input has {got} values but the model expects {expected}; pass exactly {expected} features per sample")]
+    InputWidth {
+        /// How many inputs the model takes.
+        expected: usize,
+        /// How many it was given.
+        got: usize,
+    },
+
+    /// Parameters saved from one model shape were loaded into another.
+    #[error("cannot load parameters of a {found} model into a {expected} model; build the model with the shape that was saved")]
+    ShapeMismatch {
+        /// The shape of the model being loaded into, e.g. `MLP(2, [16, 16, 1])`.
+        expected: String,
+        /// The shape found in the file.
+        found: String,
+    },
+
+    /// A hyper-parameter is out of its allowed range.
+    #[error("{name} = {value} is out of range: it must be {expected}")]
+    HyperParameter {
+        /// The parameter's name, e.g. `"lr"` or `"beta1"`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+        /// The allowed range, in words, e.g. `"in [0, 1)"`.
+        expected: &'static str,
+    },
+
+    /// A loss came out NaN or infinite; training stops instead of corrupting the model.
+    #[error("loss is {value} at step {step}; lower the learning rate or check the data for NaN/inf")]
+    NonFiniteLoss {
+        /// The training step at which it happened.
+        step: usize,
+        /// The loss value.
+        value: f64,
+    },
+
+    /// Input that cannot be used: mismatched lengths, an empty batch, and so on.
+    #[error("invalid input: {0}")]
+    InvalidInput(String),
+
+    /// A file could not be opened or read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+
+    /// A data file holds something it should not; `line` and `column` count from 1
+    /// (0 when they do not apply, e.g. for binary formats).
+    #[error("{path}:{line}:{column}: {message}")]
+    Parse {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The line (1-based; 0 for binary files).
+        line: usize,
+        /// The column (1-based; 0 when it does not apply).
+        column: usize,
+        /// What is wrong and, where possible, what was expected.
+        message: String,
+    },
 }
 
 /// Which pass of a computation an [`Error::NonFinite`] comes from.
