@@ -55,7 +55,9 @@ pub enum Error {
     },
 
     /// A loss came out NaN or infinite; training stops instead of corrupting the model.
-    #[error("loss is {value} at step {step}; lower the learning rate or check the data for NaN/inf")]
+    #[error(
+        "loss is {value} at step {step}; lower the learning rate or check the data for NaN/inf"
+    )]
     NonFiniteLoss {
         /// The training step at which it happened.
         step: usize,
@@ -70,6 +72,15 @@ pub enum Error {
     /// A file could not be opened or read.
     #[error("cannot read {path}: {source}")]
     Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the operating system said.
+        source: std::io::Error,
+    },
+
+    /// A file could not be created or written (e.g. by [`MLP::save`](crate::nn::MLP::save)).
+    #[error("cannot write {path}: {source}")]
+    Write {
         /// The file.
         path: std::path::PathBuf,
         /// What the operating system said.

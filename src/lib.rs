@@ -73,6 +73,8 @@
 
 pub mod engine;
 mod error;
+pub mod nn;
+pub mod random;
 
 pub use engine::Value;
 pub use error::{Error, Pass};
@@ -89,4 +91,10 @@ pub use error::{Error, Pass};
 pub mod prelude {
     pub use crate::engine::Value;
     pub use crate::error::{Error, Pass};
+    pub use crate::nn::{Activation, Module, MLP};
 }
+
+/// The Rust snippets of `docs/python-to-rust-nn.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/python-to-rust-nn.md")]
+pub struct PythonToRustNnDoctests;

@@ -1,0 +1,124 @@
+//! A layer of neurons that all see the same input (micrograd's `class Layer`).
+
+use std::fmt;
+
+use rand::Rng;
+
+use super::neuron::check_width;
+use super::{Activation, Module, Neuron};
+use crate::{Error, Value};
+
+/// `nout` [`Neuron`]s, each with `nin` inputs and the same [`Activation`]; the output is
+/// one value per neuron.
+///
+/// ```
+/// use micrograd::prelude::*;
+/// use micrograd::nn::Layer;
+/// use rand::{rngs::StdRng, SeedableRng};
+/// // Python: Layer(3, 2)
+/// let layer = Layer::new(3, 2, Activation::Relu, &mut StdRng::seed_from_u64(0));
+/// let out = layer.forward_f64(&[1.0, 2.0, 3.0])?;
+/// assert_eq!(out.len(), 2);
+/// assert_eq!(layer.num_parameters(), 8); // 2 * (3 + 1)
+/// assert_eq!(layer.to_string(), "Layer of [ReLUNeuron(3), ReLUNeuron(3)]");
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Layer {
+    nin: usize,
+    neurons: Vec<Neuron>,
+}
+
+impl Layer {
+    /// `nout` neurons of `nin` inputs, made one after the other (so neuron 0 draws its
+    /// weights first, as in Python's `[Neuron(nin, **kwargs) for _ in range(nout)]`).
+    pub fn new<R: Rng + ?Sized>(
+        nin: usize,
+        nout: usize,
+        activation: Activation,
+        rng: &mut R,
+    ) -> Layer {
+        Layer {
+            nin,
+            neurons: (0..nout)
+                .map(|_| Neuron::new(nin, activation, rng))
+                .collect(),
+        }
+    }
+
+    /// Every neuron's output for the input `x`, in order (Python: `[n(x) for n in self.neurons]`).
+    ///
+    /// Always a `Vec`, even for one neuron (Python returns the bare value then).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InputWidth`] if `x.len() != self.nin()`.
+    pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
+        check_width(self.nin, x.len())?;
+        self.neurons.iter().map(|n| n.forward(x)).collect()
+    }
+
+    /// [`forward`](Layer::forward) on plain numbers, each wrapped in a new leaf `Value`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InputWidth`] if `x.len() != self.nin()`.
+    pub fn forward_f64(&self, x: &[f64]) -> Result<Vec<Value>, Error> {
+        self.forward(&leaves(x))
+    }
+
+    /// The number of inputs each neuron takes.
+    pub fn nin(&self) -> usize {
+        self.nin
+    }
+
+    /// The number of neurons, i.e. of outputs.
+    pub fn nout(&self) -> usize {
+        self.neurons.len()
+    }
+
+    /// The neurons (Python: `self.neurons`).
+    pub fn neurons(&self) -> &[Neuron] {
+        &self.neurons
+    }
+}
+
+/// Each number as a new leaf `Value` (Python: `list(map(Value, xrow))`).
+pub(super) fn leaves(x: &[f64]) -> Vec<Value> {
+    x.iter().map(|&xi| Value::new(xi)).collect()
+}
+
+/// Neuron 0's parameters, then neuron 1's, ... (Python:
+/// `[p for n in self.neurons for p in n.parameters()]`).
+impl Module for Layer {
+    fn parameters(&self) -> Vec<Value> {
+        self.neurons.iter().flat_map(Neuron::parameters).collect()
+    }
+}
+
+/// Python's `__repr__`: `Layer of [ReLUNeuron(2), ReLUNeuron(2)]`.
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Layer of [")?;
+        write_list(f, &self.neurons)?;
+        f.write_str("]")
+    }
+}
+
+/// The same as [`Display`](fmt::Display), as Python's `repr()`.
+impl fmt::Debug for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// `a, b, c` (Python: `', '.join(str(x) for x in items)`).
+pub(super) fn write_list<T: fmt::Display>(f: &mut fmt::Formatter<'_>, items: &[T]) -> fmt::Result {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{item}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,169 @@
+//! A multi-layer perceptron: layers applied one after the other (micrograd's `class MLP`).
+
+use std::fmt;
+
+use rand::Rng;
+
+use super::layer::{leaves, write_list};
+use super::neuron::check_width;
+use super::{Activation, Layer, Module};
+use crate::{Error, Value};
+
+/// A multi-layer perceptron: [`Layer`]s applied one after the other.
+///
+/// ```
+/// use micrograd::prelude::*;
+/// use micrograd::random::PythonRandom;
+/// // Python: random.seed(1337); model = MLP(2, [16, 16, 1])
+/// let model = MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337));
+/// assert_eq!(model.num_parameters(), 337); // 16*(2+1) + 16*(16+1) + 1*(16+1)
+/// assert_eq!(model.parameters()[0].data(), 0.23550571390294128); // Python's first weight
+/// let score = &model.forward_f64(&[0.5, -1.0])?[0];
+/// # let _ = score;
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+///
+/// The type is named `MLP` as in Python (hence the lint exception).
+#[allow(clippy::upper_case_acronyms)]
+#[derive(Clone)]
+pub struct MLP {
+    nin: usize,
+    layers: Vec<Layer>,
+}
+
+impl MLP {
+    /// micrograd's `MLP(nin, nouts)`: one layer per entry of `nouts`, with `nouts[i]`
+    /// neurons; ReLU in every layer but the last, which is linear (Python:
+    /// `Layer(sz[i], sz[i+1], nonlin=i!=len(nouts)-1)`).
+    ///
+    /// Weights are drawn layer by layer, neuron by neuron, weight by weight, each with
+    /// [`uniform(rng, -1, 1)`](crate::random::uniform); biases are 0. With a
+    /// [`PythonRandom`](crate::random::PythonRandom) seeded like Python's `random`, the
+    /// model is micrograd's, bit for bit. Empty `nouts` gives a model with no layers,
+    /// which returns its input (as in Python).
+    pub fn new<R: Rng + ?Sized>(nin: usize, nouts: &[usize], rng: &mut R) -> MLP {
+        let last = nouts.len().saturating_sub(1);
+        let layers: Vec<(usize, Activation)> = nouts
+            .iter()
+            .enumerate()
+            .map(|(i, &nout)| {
+                let activation = if i == last {
+                    Activation::Linear
+                } else {
+                    Activation::Relu
+                };
+                (nout, activation)
+            })
+            .collect();
+        MLP::with_activations(nin, &layers, rng)
+    }
+
+    /// An MLP whose layers are given as `(number of neurons, activation)` pairs, e.g.
+    /// `&[(16, Activation::Tanh), (16, Activation::Tanh), (1, Activation::Linear)]`.
+    /// Weights are drawn in the same order as [`MLP::new`].
+    ///
+    /// ```
+    /// use micrograd::prelude::*;
+    /// use rand::{rngs::StdRng, SeedableRng};
+    /// let layers = [(4, Activation::Tanh), (1, Activation::Sigmoid)];
+    /// let model = MLP::with_activations(3, &layers, &mut StdRng::seed_from_u64(0));
+    /// assert_eq!(model.to_string(), "MLP of [Layer of [TanhNeuron(3), TanhNeuron(3), \
+    ///     TanhNeuron(3), TanhNeuron(3)], Layer of [SigmoidNeuron(4)]]");
+    /// ```
+    pub fn with_activations<R: Rng + ?Sized>(
+        nin: usize,
+        layers: &[(usize, Activation)],
+        rng: &mut R,
+    ) -> MLP {
+        let mut width = nin;
+        let mut built = Vec::with_capacity(layers.len());
+        for &(nout, activation) in layers {
+            built.push(Layer::new(width, nout, activation, rng));
+            width = nout;
+        }
+        MLP { nin, layers: built }
+    }
+
+    /// The model's outputs for the input `x`: each layer's output is the next one's input
+    /// (Python: `for layer in self.layers: x = layer(x)`).
+    ///
+    /// Always a `Vec`, one value per neuron of the last layer. Python returns a bare
+    /// `Value` when the last layer has one neuron; here take `[0]` of the result.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InputWidth`] if `x.len() != self.nin()`.
+    pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
+        check_width(self.nin, x.len())?;
+        let mut x = x.to_vec();
+        for layer in &self.layers {
+            x = layer.forward(&x)?;
+        }
+        Ok(x)
+    }
+
+    /// [`forward`](MLP::forward) on plain numbers, each wrapped in a new leaf `Value`
+    /// (Python: `model(list(map(Value, xrow)))`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InputWidth`] if `x.len() != self.nin()`.
+    pub fn forward_f64(&self, x: &[f64]) -> Result<Vec<Value>, Error> {
+        self.forward(&leaves(x))
+    }
+
+    /// The number of inputs.
+    pub fn nin(&self) -> usize {
+        self.nin
+    }
+
+    /// The number of outputs: the last layer's width (`nin` if there are no layers).
+    pub fn nout(&self) -> usize {
+        self.layers.last().map_or(self.nin, Layer::nout)
+    }
+
+    /// The layers, first to last (Python: `self.layers`).
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// The width of each layer, e.g. `[16, 16, 1]` (Python's `nouts`).
+    pub fn nouts(&self) -> Vec<usize> {
+        self.layers.iter().map(Layer::nout).collect()
+    }
+
+    /// The shape as Python would write the constructor call: `MLP(2, [16, 16, 1])`.
+    pub fn shape(&self) -> String {
+        shape_string(self.nin, &self.nouts())
+    }
+}
+
+/// `MLP(2, [16, 16, 1])`.
+pub(super) fn shape_string(nin: usize, nouts: &[usize]) -> String {
+    let widths: Vec<String> = nouts.iter().map(usize::to_string).collect();
+    format!("MLP({nin}, [{}])", widths.join(", "))
+}
+
+/// Layer 0's parameters, then layer 1's, ... (Python:
+/// `[p for layer in self.layers for p in layer.parameters()]`).
+impl Module for MLP {
+    fn parameters(&self) -> Vec<Value> {
+        self.layers.iter().flat_map(Layer::parameters).collect()
+    }
+}
+
+/// Python's `__repr__`: `MLP of [Layer of [ReLUNeuron(2), ...], ...]`.
+impl fmt::Display for MLP {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("MLP of [")?;
+        write_list(f, &self.layers)?;
+        f.write_str("]")
+    }
+}
+
+/// The same as [`Display`](fmt::Display), as Python's `repr()`.
+impl fmt::Debug for MLP {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}

@@ -1,0 +1,114 @@
+//! One neuron: `activation(b + w·x)` (micrograd's `class Neuron`).
+
+use std::fmt;
+
+use rand::Rng;
+
+use super::{Activation, Module};
+use crate::random::uniform;
+use crate::{Error, Value};
+
+/// One neuron: `nin` weights `w`, a bias `b`, and an [`Activation`] `f`;
+/// its output is `f(b + w0·x0 + w1·x1 + ...)`.
+///
+/// ```
+/// use micrograd::{nn::{Activation, Neuron}, Value};
+/// use micrograd::random::PythonRandom;
+/// // Python: random.seed(1); n = Neuron(2); n([Value(1.0), Value(2.0)])
+/// let n = Neuron::new(2, Activation::Relu, &mut PythonRandom::seed(1));
+/// let y = n.forward(&[Value::new(1.0), Value::new(2.0)])?;
+/// let [w0, w1] = [n.weights()[0].data(), n.weights()[1].data()];
+/// assert_eq!(y.data(), (0.0 + w0 * 1.0 + w1 * 2.0).max(0.0));
+/// assert_eq!(n.to_string(), "ReLUNeuron(2)");
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Neuron {
+    w: Vec<Value>,
+    b: Value,
+    activation: Activation,
+}
+
+impl Neuron {
+    /// A neuron with `nin` inputs: weights drawn one by one with
+    /// [`uniform(rng, -1, 1)`](crate::random::uniform) (Python:
+    /// `[Value(random.uniform(-1,1)) for _ in range(nin)]`), bias 0.
+    pub fn new<R: Rng + ?Sized>(nin: usize, activation: Activation, rng: &mut R) -> Neuron {
+        Neuron {
+            w: (0..nin)
+                .map(|_| Value::new(uniform(rng, -1.0, 1.0)))
+                .collect(),
+            b: Value::new(0.0),
+            activation,
+        }
+    }
+
+    /// The neuron's output for the input `x`: `f(b + w0·x0 + w1·x1 + ...)`.
+    ///
+    /// The sum is ONE n-ary node adding `b`, then `w0·x0`, `w1·x1`, ... left to right,
+    /// the same float additions in the same order as Python's
+    /// `sum((wi*xi for wi,xi in zip(self.w, x)), self.b)`, so the result has the same bits.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InputWidth`] if `x.len()` is not the number of weights (Python's `zip`
+    /// would silently use the shorter of the two).
+    pub fn forward(&self, x: &[Value]) -> Result<Value, Error> {
+        check_width(self.nin(), x.len())?;
+        let products = self.w.iter().zip(x).map(|(wi, xi)| wi * xi);
+        let act: Value = std::iter::once(self.b.clone()).chain(products).sum();
+        Ok(self.activation.apply(&act))
+    }
+
+    /// The number of inputs (and of weights).
+    pub fn nin(&self) -> usize {
+        self.w.len()
+    }
+
+    /// The weights `w`, one per input (Python: `self.w`).
+    pub fn weights(&self) -> &[Value] {
+        &self.w
+    }
+
+    /// The bias `b` (Python: `self.b`).
+    pub fn bias(&self) -> &Value {
+        &self.b
+    }
+
+    /// The nonlinearity applied to the weighted sum.
+    pub fn activation(&self) -> Activation {
+        self.activation
+    }
+}
+
+/// [`Error::InputWidth`] unless `got == expected`.
+pub(super) fn check_width(expected: usize, got: usize) -> Result<(), Error> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(Error::InputWidth { expected, got })
+    }
+}
+
+/// The weights followed by the bias (Python: `self.w + [self.b]`).
+impl Module for Neuron {
+    fn parameters(&self) -> Vec<Value> {
+        let mut ps = self.w.clone();
+        ps.push(self.b.clone());
+        ps
+    }
+}
+
+/// Python's `__repr__`: `ReLUNeuron(2)`, `LinearNeuron(16)`, `TanhNeuron(3)`, ...
+impl fmt::Display for Neuron {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}Neuron({})", self.activation, self.nin())
+    }
+}
+
+/// The same as [`Display`](fmt::Display), as Python's `repr()`.
+impl fmt::Debug for Neuron {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
