@@ -1,19 +1,6 @@
 //! Saving an [`MLP`]'s parameters to a text file and loading them back.
 //!
-//! The format is plain text, one item per line:
-//!
-//! ```text
-//! micrograd-mlp 2 16 16 1
-//! 0.23550571390294128
-//! 0.06653114721000164
-//! 0.0
-//! ...
-//! ```
-//!
-//! Line 1 is `micrograd-mlp`, then `nin` and each layer's width. Then one parameter per
-//! line in [`Module::parameters`] order (layer by layer, neuron by neuron, weights then
-//! bias), written with Rust's shortest round-trip formatting, so loading gives back the
-//! exact bits. Activations are not saved: they are part of the code that builds the model.
+//! The file format is described on [`MLP::save`].
 
 use std::fs;
 use std::io::{BufWriter, Write};
@@ -27,8 +14,22 @@ use crate::Error;
 const MAGIC: &str = "micrograd-mlp";
 
 impl MLP {
-    /// Writes the shape and every parameter to `path` (format in the [module docs](self)),
-    /// replacing the file if it exists.
+    /// Writes the shape and every parameter to `path`, replacing the file if it exists.
+    ///
+    /// The format is plain text, one item per line:
+    ///
+    /// ```text
+    /// micrograd-mlp 2 16 16 1
+    /// 0.23550571390294128
+    /// 0.06653114721000164
+    /// 0.0
+    /// ...
+    /// ```
+    ///
+    /// Line 1 is `micrograd-mlp`, then `nin` and each layer's width. Then one parameter per
+    /// line in [`Module::parameters`] order (layer by layer, neuron by neuron, weights then
+    /// bias), written with Rust's shortest round-trip formatting, so loading gives back the
+    /// exact bits. Activations are not saved: they are part of the code that builds the model.
     ///
     /// ```
     /// use micrograd::prelude::*;
