@@ -55,7 +55,9 @@ pub enum Error {
     },
 
     /// A loss came out NaN or infinite; training stops instead of corrupting the model.
-    #[error("loss is {value} at step {step}; lower the learning rate or check the data for NaN/inf")]
+    #[error(
+        "loss is {value} at step {step}; lower the learning rate or check the data for NaN/inf"
+    )]
     NonFiniteLoss {
         /// The training step at which it happened.
         step: usize,

@@ -140,12 +140,7 @@ impl Value {
         param: f64,
         backward: BackwardFn,
     ) -> Value {
-        let extra = (param != 0.0).then(|| {
-            Box::new(Extra {
-                label: None,
-                param,
-            })
-        });
+        let extra = (param != 0.0).then(|| Box::new(Extra { label: None, param }));
         Value::from_node(Node {
             data,
             grad: 0.0,
