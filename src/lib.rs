@@ -90,3 +90,8 @@ pub mod prelude {
     pub use crate::engine::Value;
     pub use crate::error::{Error, Pass};
 }
+
+/// The README's quick start, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
