@@ -73,6 +73,8 @@
 
 pub mod engine;
 mod error;
+pub mod loss;
+pub mod optim;
 
 pub use engine::Value;
 pub use error::{Error, Pass};
@@ -89,6 +91,7 @@ pub use error::{Error, Pass};
 pub mod prelude {
     pub use crate::engine::Value;
     pub use crate::error::{Error, Pass};
+    pub use crate::optim::{Adam, Optimizer, Sgd};
 }
 
 /// The README's quick start, compiled and run as a doctest.
