@@ -98,3 +98,8 @@ pub mod prelude {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// `docs/python-to-rust.md`: its Rust snippets, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/python-to-rust.md")]
+pub struct PythonToRustDoctests;
