@@ -71,6 +71,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod data;
 pub mod engine;
 mod error;
 pub mod loss;
