@@ -284,7 +284,10 @@ impl From<f64> for Value {
 }
 
 impl fmt::Debug for Value {
-    /// Prints like Python's `repr`: `Value(data=-20.0, grad=46.0)`.
+    /// Prints like Python's `repr`: `Value(data=-20.0, grad=46.0)`, floats in Python's
+    /// shortest round-trip form (`1e-05`, `nan`). One difference: where Python holds an
+    /// `int` (the root's `grad = 1` after `backward()`, `relu`'s `0`) it prints `1` and
+    /// `0`; here data and grad are always `f64`, printed as `1.0` and `0.0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let node = self.0.borrow();
         write!(
