@@ -1,6 +1,7 @@
 """Numbers that CPython's `random` module draws, for tests/12_python_random.rs.
 
-Run: python3 scripts/python_random_reference.py
+Run: python3 scripts/python_random_reference.py  (output kept in python_random_reference.out;
+.ci/run checks that it still matches)
 For each seed: the first five `random.random()` values, then (after re-seeding) the first
 three `random.uniform(-1, 1)` values, then (after re-seeding) the first three
 `getrandbits(32)` words (the raw MT19937 outputs), all as repr() so they round-trip.

@@ -100,6 +100,24 @@ pub enum Error {
         /// What is wrong and, where possible, what was expected.
         message: String,
     },
+
+    /// An optimiser step found a NaN or infinity in a gradient, or would have written one
+    /// into a parameter or its state; the step changed nothing.
+    #[error(
+        "optimizer step refused: {what} of parameter {index}{} is {value}; no parameter \
+         was changed; lower the learning rate or find the bad op with try_backward",
+        describe_label(label)
+    )]
+    NonFiniteUpdate {
+        /// What was not finite: `"gradient"`, `"new value"` or `"optimizer state"`.
+        what: &'static str,
+        /// The parameter's position in the optimiser's parameter list.
+        index: usize,
+        /// The parameter's label, if it has one.
+        label: Option<String>,
+        /// The non-finite number.
+        value: f64,
+    },
 }
 
 /// Which pass of a computation an [`Error::NonFinite`] comes from.

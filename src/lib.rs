@@ -74,7 +74,9 @@
 pub mod data;
 pub mod engine;
 mod error;
+pub mod loss;
 pub mod nn;
+pub mod optim;
 pub mod random;
 
 pub use engine::Value;
@@ -93,9 +95,20 @@ pub mod prelude {
     pub use crate::engine::Value;
     pub use crate::error::{Error, Pass};
     pub use crate::nn::{Activation, Module, MLP};
+    pub use crate::optim::{Adam, Optimizer, Sgd};
 }
 
-/// The Rust snippets of `docs/python-to-rust-nn.md`, compiled and run as doctests.
+/// The README's quick start, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
+/// `docs/python-to-rust.md`: its Rust snippets, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/python-to-rust.md")]
+pub struct PythonToRustDoctests;
+
+/// `docs/python-to-rust-nn.md`: its Rust snippets, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/python-to-rust-nn.md")]
 pub struct PythonToRustNnDoctests;

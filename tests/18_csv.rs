@@ -1,6 +1,11 @@
 //! Reading data sets from CSV text and files.
 
-use micrograd::data::{moons100, parse_csv};
+use std::io::Write;
+use std::path::PathBuf;
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use micrograd::data::{load_csv, moons100, parse_csv};
 use micrograd::Error;
 
 /// The `(line, column, message)` of a parse error, or a panic naming what came instead.
@@ -45,4 +50,127 @@ fn a_bad_field_names_its_line_column_and_text() {
     let (line, column, message) = parse_failure(parse_csv("1,2,3\n4,5,six\n", "t.csv"));
     assert_eq!((line, column), (2, 3));
     assert!(message.contains("`six`"), "{message}");
+}
+
+#[test]
+fn a_scikit_learn_count_line_is_a_header() {
+    // scikit-learn's data files start `n_samples,n_features,...` (iris: `150,4,setosa,...`).
+    let data = parse_csv("2,2\n1,2,0\n3,4,1\n", "t.csv").unwrap();
+    assert_eq!(data.inputs, vec![vec![1.0, 2.0], vec![3.0, 4.0]]);
+    assert_eq!(data.labels, vec![0.0, 1.0]);
+    // The same widths without matching counts are a short row, not a header.
+    let (line, _, _) = parse_failure(parse_csv("5,2\n1,2,0\n3,4,1\n", "t.csv"));
+    assert_eq!(line, 2);
+}
+
+#[test]
+fn iris_style_header_is_skipped() {
+    let data = parse_csv(
+        "150,4,setosa,versicolor,virginica\n5.1,3.5,1.4,0.2,0\n",
+        "t",
+    )
+    .unwrap();
+    assert_eq!((data.len(), data.width()), (1, 4));
+}
+
+#[test]
+fn blank_lines_spaces_and_crlf_are_accepted() {
+    let data = parse_csv("\r\n 1 , 2 ,-1\r\n\r\n3,4,1\r\n", "t.csv").unwrap();
+    assert_eq!(data.inputs, vec![vec![1.0, 2.0], vec![3.0, 4.0]]);
+}
+
+#[test]
+fn a_short_or_long_row_is_an_error_at_its_first_wrong_column() {
+    let (line, column, message) = parse_failure(parse_csv("1,2,3\n4,5\n", "t.csv"));
+    assert_eq!((line, column), (2, 3));
+    assert!(
+        message.contains("found 2 fields but line 1 has 3"),
+        "{message}"
+    );
+    let (line, column, _) = parse_failure(parse_csv("1,2,3\n4,5,6,7\n", "t.csv"));
+    assert_eq!((line, column), (2, 4));
+}
+
+#[test]
+fn empty_fields_and_non_finite_numbers_are_errors() {
+    let (_, column, message) = parse_failure(parse_csv("1,2,3\n4,,6\n", "t.csv"));
+    assert_eq!(column, 2);
+    assert!(message.contains("empty field"), "{message}");
+    let (line, column, message) = parse_failure(parse_csv("1,2,3\n4,5,NaN\n", "t.csv"));
+    assert_eq!((line, column), (2, 3));
+    assert!(
+        message.contains("`NaN` is not a finite number"),
+        "{message}"
+    );
+}
+
+#[test]
+fn an_empty_file_or_a_lone_header_is_an_error_that_says_so() {
+    let (_, _, message) = parse_failure(parse_csv("\n\n", "t.csv"));
+    assert!(message.contains("empty"), "{message}");
+    let (line, _, message) = parse_failure(parse_csv("x,y\n", "t.csv"));
+    assert_eq!(line, 1);
+    assert!(message.contains("no data rows"), "{message}");
+}
+
+#[test]
+fn a_single_column_has_no_features_and_is_an_error() {
+    let (line, _, message) = parse_failure(parse_csv("1\n2\n", "t.csv"));
+    assert_eq!(line, 1);
+    assert!(message.contains("at least 2"), "{message}");
+}
+
+/// A fresh path in the system's temporary directory for this test process.
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("micrograd-18-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn load_csv_reads_plain_and_gzip_files_by_their_bytes_not_their_names() {
+    let text = "a,b,label\n1,2,0\n3,4,1\n";
+    let plain = temp_path("plain.csv");
+    std::fs::write(&plain, text).unwrap();
+    // Compressed, but named like a plain file: the magic bytes 1f 8b decide.
+    let gzip = temp_path("compressed.csv");
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(text.as_bytes()).unwrap();
+    std::fs::write(&gzip, encoder.finish().unwrap()).unwrap();
+
+    let from_plain = load_csv(&plain).unwrap();
+    let from_gzip = load_csv(&gzip).unwrap();
+    assert_eq!(from_plain, from_gzip);
+    assert_eq!(from_plain.labels, vec![0.0, 1.0]);
+    std::fs::remove_file(plain).unwrap();
+    std::fs::remove_file(gzip).unwrap();
+}
+
+#[test]
+fn load_csv_errors_name_the_file() {
+    let path = temp_path("bad.csv");
+    std::fs::write(&path, "1,2,3\n4,5,z\n").unwrap();
+    let err = load_csv(&path).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("{}:2:3: `z` is not a number", path.display())
+    );
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn a_missing_file_is_an_io_error() {
+    let err = load_csv(temp_path("does-not-exist.csv")).unwrap_err();
+    assert!(matches!(err, Error::Io { .. }), "{err:?}");
+}
+
+#[test]
+fn broken_gzip_and_non_utf8_text_are_parse_errors() {
+    let path = temp_path("broken.csv.gz");
+    std::fs::write(&path, [0x1f, 0x8b, 1, 2, 3]).unwrap();
+    let (_, _, message) = parse_failure(load_csv(&path));
+    assert!(message.contains("does not decompress"), "{message}");
+    std::fs::write(&path, b"1,2,3\n4,\xff,6\n").unwrap();
+    let (line, column, message) = parse_failure(load_csv(&path));
+    assert_eq!((line, column), (2, 2));
+    assert!(message.contains("0xff"), "{message}");
+    std::fs::remove_file(path).unwrap();
 }

@@ -2,8 +2,43 @@
 
 use std::path::Path;
 
+use super::gz::read_maybe_gz;
 use super::{parse_error, Dataset};
 use crate::Error;
+
+/// Reads a numeric CSV file, plain or gzip-compressed, into a [`Dataset`].
+///
+/// Gzip is recognised by the file's first two bytes (`1f 8b`), not by its name. The text
+/// must be UTF-8 and is read as [`parse_csv`] describes: features in every column but the
+/// last, the label in the last, an optional header line, blank lines skipped.
+///
+/// # Errors
+///
+/// [`Error::Io`] if the file cannot be read; [`Error::Parse`] (with line and column, both
+/// from 1) for anything [`parse_csv`] rejects, for text that is not UTF-8, and for gzip
+/// data that does not decompress.
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("micrograd-doc-{}.csv", std::process::id()));
+/// std::fs::write(&path, "x,y,label\n1,2,1\n3,4,-1\n").unwrap();
+/// let data = micrograd::data::load_csv(&path)?;
+/// assert_eq!((data.len(), data.width()), (2, 2));
+/// # std::fs::remove_file(&path).unwrap();
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+pub fn load_csv(path: impl AsRef<Path>) -> Result<Dataset, Error> {
+    let path = path.as_ref();
+    let bytes = read_maybe_gz(path)?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let before = &bytes[..e.valid_up_to()];
+        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+        let this_line = before.iter().rev().take_while(|&&b| b != b'\n');
+        let column = 1 + this_line.filter(|&&b| b == b',').count();
+        let message = format!("byte {:#04x} is not UTF-8 text", bytes[e.valid_up_to()]);
+        parse_error(path, line, column, message)
+    })?;
+    parse_csv(text, path)
+}
 
 /// Parses numeric CSV text into a [`Dataset`]; `name` is the file name errors report.
 ///
@@ -13,8 +48,9 @@ use crate::Error;
 /// - every column but the last is a feature, the last is the label;
 /// - blank lines are skipped, and so is a leading byte-order mark;
 /// - the first non-blank line is a **header**, and is skipped, if any of its fields is not
-///   a number (`x0,x1,y`) or if it has a different number of fields from the line after it
-///   (scikit-learn's `150,4` style of header);
+///   a number (`x0,x1,y`), or if it is scikit-learn's `n_samples,n_features,...` line: a
+///   different number of fields from the line after it, and starting with the number of
+///   data rows and the number of feature columns that follow (iris: `150,4,setosa,...`);
 /// - every other line must have the same number of fields as the first data line, at least
 ///   two, each a finite number.
 ///
@@ -71,15 +107,26 @@ pub fn parse_csv(text: &str, name: impl AsRef<Path>) -> Result<Dataset, Error> {
     Ok(data)
 }
 
-/// Whether the first of `lines` is a header: a non-numeric field, or a field count that
-/// differs from the next line's.
+/// Whether the first of `lines` is a header: it has a field that is not a number, or it is
+/// scikit-learn's `n_samples,n_features[,...]` line (a different width from the next line,
+/// and its first two numbers count the data rows and feature columns that follow).
 fn is_header(lines: &[(usize, &str)]) -> bool {
     let Some((_, first)) = lines.first() else {
         return false;
     };
-    let numeric = first.split(',').all(|f| f.trim().parse::<f64>().is_ok());
-    let next_width = lines.get(1).map(|(_, l)| l.split(',').count());
-    !numeric || next_width.is_some_and(|w| w != first.split(',').count())
+    let Ok(numbers) = first
+        .split(',')
+        .map(|f| f.trim().parse::<f64>())
+        .collect::<Result<Vec<f64>, _>>()
+    else {
+        return true;
+    };
+    let Some((_, next)) = lines.get(1) else {
+        return false;
+    };
+    let width = next.split(',').count();
+    let (rows, features) = ((lines.len() - 1) as f64, width.saturating_sub(1) as f64);
+    numbers.len() != width && numbers.len() >= 2 && numbers[..2] == [rows, features]
 }
 
 /// The `width` numbers of one row, or the 1-based column and message of the first problem;

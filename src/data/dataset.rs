@@ -1,5 +1,10 @@
 //! [`Dataset`]: rows of features with one label each.
 
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use crate::Error;
+
 /// Samples for training or testing: `inputs[i]` is the feature row of sample `i` and
 /// `labels[i]` its target.
 ///
@@ -48,5 +53,78 @@ impl Dataset {
     /// ```
     pub fn width(&self) -> usize {
         self.inputs.first().map_or(0, Vec::len)
+    }
+}
+
+impl Dataset {
+    /// Puts the samples in a uniformly random order (Fisher-Yates, through
+    /// [`rand::seq::SliceRandom::shuffle`]), keeping each input with its label.
+    ///
+    /// # Panics
+    ///
+    /// If `inputs` and `labels` have different lengths (the fields are public, so only a
+    /// caller who edits them can make that happen).
+    ///
+    /// ```
+    /// use rand::{rngs::StdRng, SeedableRng};
+    /// let mut data = micrograd::data::xor();
+    /// data.shuffle(&mut StdRng::seed_from_u64(7));
+    /// for (x, &y) in data.inputs.iter().zip(&data.labels) {
+    ///     assert_eq!(y, if x[0] == x[1] { -1.0 } else { 1.0 });   // pairs stay together
+    /// }
+    /// ```
+    pub fn shuffle<R: Rng + ?Sized>(&mut self, rng: &mut R) {
+        assert_eq!(
+            self.inputs.len(),
+            self.labels.len(),
+            "Dataset::shuffle: inputs and labels differ in length"
+        );
+        let mut order: Vec<usize> = (0..self.len()).collect();
+        order.shuffle(rng);
+        self.inputs = order
+            .iter()
+            .map(|&i| std::mem::take(&mut self.inputs[i]))
+            .collect();
+        self.labels = order.iter().map(|&i| self.labels[i]).collect();
+    }
+
+    /// Removes the last `n` samples and returns them, as [`Vec::split_off`] does: a
+    /// hold-out set, for example, after a [`shuffle`](Self::shuffle).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] if `n` is more than [`len`](Self::len), or if `inputs` and
+    /// `labels` differ in length; `self` is then left as it was.
+    ///
+    /// ```
+    /// let mut train = micrograd::data::moons100();
+    /// let test = train.split_off_last(20)?;
+    /// assert_eq!((train.len(), test.len()), (80, 20));
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn split_off_last(&mut self, n: usize) -> Result<Dataset, Error> {
+        self.check_lengths()?;
+        let Some(keep) = self.len().checked_sub(n) else {
+            return Err(Error::InvalidInput(format!(
+                "cannot split off the last {n} samples of a data set of {}",
+                self.len()
+            )));
+        };
+        Ok(Dataset {
+            inputs: self.inputs.split_off(keep),
+            labels: self.labels.split_off(keep),
+        })
+    }
+
+    /// `Ok` if there is one label per input row.
+    pub(super) fn check_lengths(&self) -> Result<(), Error> {
+        if self.inputs.len() == self.labels.len() {
+            return Ok(());
+        }
+        Err(Error::InvalidInput(format!(
+            "the data set has {} input rows but {} labels; it needs one label per row",
+            self.inputs.len(),
+            self.labels.len()
+        )))
     }
 }

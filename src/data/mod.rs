@@ -7,20 +7,36 @@
 //! | where the data comes from | function |
 //! |---|---|
 //! | the notebook's own 100 points, built in | [`moons100`] |
-//! | CSV text | [`parse_csv`] |
+//! | new random points like scikit-learn's | [`make_moons`], [`make_circles`] |
+//! | the four XOR points | [`xor`] |
+//! | a CSV file (plain or gzip) | [`load_csv`], [`parse_csv`] |
+//! | MNIST's IDX files (plain or gzip) | [`load_mnist`], [`load_idx_images`], [`load_idx_labels`] |
+//!
+//!
+//! A [`Dataset`] can be [shuffled](Dataset::shuffle), split into a training and a hold-out
+//! part ([`Dataset::split_off_last`]) and walked through in [mini-batches](Dataset::batches).
 //!
 //! ```
 //! let data = micrograd::data::moons100();
 //! assert_eq!((data.len(), data.width()), (100, 2));
 //! ```
 
+mod batches;
 mod csv;
 mod dataset;
+mod gz;
+mod idx;
 mod moons100;
+mod synthetic;
 
-pub use csv::parse_csv;
+pub use csv::{load_csv, parse_csv};
 pub use dataset::Dataset;
+pub use idx::{
+    load_idx_images, load_idx_labels, load_mnist, parse_idx_images, parse_idx_labels, IdxImages,
+    IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC,
+};
 pub use moons100::moons100;
+pub use synthetic::{make_circles, make_moons, xor};
 
 use std::path::Path;
 

@@ -18,7 +18,7 @@ const MOONS100_CSV: &str = include_str!("moons100.csv");
 ///
 /// Those points, written at full precision, are embedded in the crate, so a Rust run
 /// can be compared with the Python one number for number.
-/// `make_moons` draws new points of the same shape.
+/// [`make_moons`](crate::data::make_moons) draws new points of the same shape.
 ///
 /// # Panics
 ///

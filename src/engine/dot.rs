@@ -4,14 +4,16 @@ use std::collections::HashMap;
 use std::fmt::Write;
 use std::rc::Rc;
 
-use super::value::Value;
+use super::op::Op;
+use super::value::{Node, Value};
 use super::walk::for_each_node;
 
 impl Value {
     /// The graph under this value in Graphviz DOT, laid out left to right as in
     /// micrograd's `trace_graph.ipynb`: a record `{ label | data 4.0000 | grad 1.0000 }`
     /// for each value (without the label part when it has none) and a small node for
-    /// each op, with edges from inputs to the op to its result.
+    /// each op (showing `powf`'s exponent as Python's `_op` does: `**2`), with edges from
+    /// inputs to the op to its result. An input used twice (`a * a`) gets two edges.
     ///
     /// Render it with `dot -Tsvg graph.dot -o graph.svg`.
     ///
@@ -24,6 +26,7 @@ impl Value {
     /// assert!(dot.contains("rankdir=LR"));
     /// assert!(dot.contains("{ y | data 4.0000 | grad 0.0000 }"));
     /// assert!(dot.contains("label=\"*\""));
+    /// assert!(a.powf(2.0).to_dot().contains("label=\"**2\""));   // Python's `_op` '**2'
     /// ```
     pub fn to_dot(&self) -> String {
         let mut ids: HashMap<*const (), usize> = HashMap::new();
@@ -47,9 +50,8 @@ impl Value {
                 "  n{i} [shape=record, label=\"{{ {label}data {:.4} | grad {:.4} }}\"];",
                 node.data, node.grad
             );
-            let op = node.op.symbol();
-            if !op.is_empty() {
-                let _ = writeln!(out, "  n{i}op [label=\"{}\"];", escape_record(op));
+            if node.op != Op::Leaf {
+                let _ = writeln!(out, "  n{i}op [label=\"{}\"];", op_label(&node));
                 let _ = writeln!(out, "  n{i}op -> n{i};");
                 for parent in node.parents() {
                     let _ = writeln!(out, "  n{} -> n{i}op;", id(parent));
@@ -61,14 +63,43 @@ impl Value {
     }
 }
 
-/// Escapes the characters that are special inside a Graphviz record label.
+/// The text of an op's node: the op, with its constant where it has one, as Python's
+/// `f'**{other}'` shows `**2` (Rust's `{}` prints the `f64` 2.0 as `2`, like Python's int).
+fn op_label(node: &Node) -> String {
+    match node.op {
+        Op::Powf => format!("**{}", node.param()),
+        Op::LeakyRelu => format!("leaky_relu {}", node.param()),
+        op => op.symbol().to_owned(),
+    }
+}
+
+/// Escapes the characters that are special inside a Graphviz record label; a line break
+/// becomes DOT's `\n` (a raw one would be dropped).
 fn escape_record(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if matches!(c, '{' | '}' | '|' | '<' | '>' | '"' | '\\') {
-            out.push('\\');
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            '{' | '}' | '|' | '<' | '>' | '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
         }
-        out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_record;
+
+    // Graphviz reads `{ } | < >` as record structure and drops a raw line break.
+    #[test]
+    fn record_labels_escape_structure_characters_and_line_breaks() {
+        assert_eq!(escape_record("a{b}|<c>"), r"a\{b\}\|\<c\>");
+        assert_eq!(escape_record("say \"hi\"\\"), r#"say \"hi\"\\"#);
+        assert_eq!(escape_record("two\nlines"), r"two\nlines");
+    }
 }

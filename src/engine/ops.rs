@@ -72,7 +72,13 @@ impl Value {
     /// `a / b`: d/da = 1/b, d/db = -a/b² (Python builds it as `a * b**-1`).
     pub(crate) fn div_value(&self, other: &Value) -> Value {
         let out = self.data() / other.data();
-        self.binary(other, Op::Div, out, |_, b, _| 1.0 / b, |a, b, _| -a / (b * b))
+        self.binary(
+            other,
+            Op::Div,
+            out,
+            |_, b, _| 1.0 / b,
+            |a, b, _| -a / (b * b),
+        )
     }
 
     /// `-a`: d/da = -1 (Python builds it as `a * -1`; same numbers).
@@ -97,7 +103,12 @@ impl Value {
         // Python: Value(0 if self.data < 0 else self.data, (self,), 'ReLU')
         let out = if x < 0.0 { 0.0 } else { x };
         // Python: self.grad += (out.data > 0) * out.grad
-        self.unary(Op::Relu, 0.0, out, |_, out, _| if out > 0.0 { 1.0 } else { 0.0 })
+        self.unary(
+            Op::Relu,
+            0.0,
+            out,
+            |_, out, _| if out > 0.0 { 1.0 } else { 0.0 },
+        )
     }
 
     /// `x` where x > 0, else `slope * x`.
@@ -113,13 +124,18 @@ impl Value {
     pub fn leaky_relu(&self, slope: f64) -> Value {
         let x = self.data();
         let out = if x > 0.0 { x } else { slope * x };
-        self.unary(Op::LeakyRelu, slope, out, |x, _, slope| {
-            if x > 0.0 {
-                1.0
-            } else {
-                slope
-            }
-        })
+        self.unary(
+            Op::LeakyRelu,
+            slope,
+            out,
+            |x, _, slope| {
+                if x > 0.0 {
+                    1.0
+                } else {
+                    slope
+                }
+            },
+        )
     }
 
     /// The hyperbolic tangent (the activation of the Zero-to-Hero lecture).

@@ -140,12 +140,7 @@ impl Value {
         param: f64,
         backward: BackwardFn,
     ) -> Value {
-        let extra = (param != 0.0).then(|| {
-            Box::new(Extra {
-                label: None,
-                param,
-            })
-        });
+        let extra = (param != 0.0).then(|| Box::new(Extra { label: None, param }));
         Value::from_node(Node {
             data,
             grad: 0.0,
@@ -289,7 +284,10 @@ impl From<f64> for Value {
 }
 
 impl fmt::Debug for Value {
-    /// Prints like Python's `repr`: `Value(data=-20.0, grad=46.0)`.
+    /// Prints like Python's `repr`: `Value(data=-20.0, grad=46.0)`, floats in Python's
+    /// shortest round-trip form (`1e-05`, `nan`). One difference: where Python holds an
+    /// `int` (the root's `grad = 1` after `backward()`, `relu`'s `0`) it prints `1` and
+    /// `0`; here data and grad are always `f64`, printed as `1.0` and `0.0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let node = self.0.borrow();
         write!(
@@ -298,5 +296,18 @@ impl fmt::Debug for Value {
             super::repr::PyFloat(node.data),
             super::repr::PyFloat(node.grad)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memory target (at most 100 heap bytes a node) rests on this: one allocation
+    /// of `Rc` counts (16) + `RefCell` flag (8) + `Node` (72) = 96 bytes.
+    #[test]
+    fn a_node_is_one_96_byte_allocation() {
+        assert_eq!(std::mem::size_of::<Node>(), 72);
+        assert_eq!(std::mem::size_of::<Value>(), 8);
     }
 }

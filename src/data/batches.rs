@@ -1,0 +1,39 @@
+//! Mini-batches: a data set taken a few samples at a time.
+
+use super::Dataset;
+use crate::Error;
+
+impl Dataset {
+    /// The samples in order, `batch_size` at a time, as `(inputs, labels)` slices; the
+    /// last batch holds what is left and may be smaller. Shuffle first for stochastic
+    /// gradient descent.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] if `batch_size` is 0; [`Error::InvalidInput`] if `inputs`
+    /// and `labels` differ in length.
+    ///
+    /// ```
+    /// let data = micrograd::data::moons100();
+    /// let sizes: Vec<usize> = data.batches(32)?.map(|(x, y)| y.len()).collect();
+    /// assert_eq!(sizes, vec![32, 32, 32, 4]);
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn batches(
+        &self,
+        batch_size: usize,
+    ) -> Result<impl ExactSizeIterator<Item = (&[Vec<f64>], &[f64])>, Error> {
+        if batch_size == 0 {
+            return Err(Error::HyperParameter {
+                name: "batch_size",
+                value: 0.0,
+                expected: "at least 1",
+            });
+        }
+        self.check_lengths()?;
+        Ok(self
+            .inputs
+            .chunks(batch_size)
+            .zip(self.labels.chunks(batch_size)))
+    }
+}

@@ -1,0 +1,120 @@
+//! Cross-entropy losses on logits (raw scores, before any sigmoid or softmax), computed
+//! so that large logits give finite losses and gradients.
+
+use super::{check_batch, check_labels, in_row, mean};
+use crate::{Error, Value};
+
+/// Binary cross-entropy of labels yᵢ ∈ {0, 1} given logits zᵢ (the sigmoid is built in):
+/// `L = (1/n) Σᵢ [max(zᵢ, 0) - zᵢ·yᵢ + ln(1 + e^(-|zᵢ|))]`,
+/// which equals `-(yᵢ·ln σ(zᵢ) + (1 - yᵢ)·ln(1 - σ(zᵢ)))` but never takes `exp` of a
+/// positive number, so logits of ±1000 give a finite loss.
+///
+/// Gradient: `dL/dzᵢ = (σ(zᵢ) - yᵢ)/n`.
+///
+/// `-|z|` is built as `-z` or `z` by the sign of z's data rather than with `abs`, so that
+/// at z = 0 the gradient is the true σ(0) - y = 0.5 - y: `abs` and `relu` both have
+/// derivative 0 at 0, which would give -y there.
+///
+/// # Errors
+///
+/// [`Error::InvalidInput`] when the lengths differ (the message names both), when both
+/// are empty, or when a label is neither 0 nor 1 (the message names its index and value).
+///
+/// ```
+/// use micrograd::{loss, Value};
+/// let z = [Value::new(0.0)];
+/// let l = loss::binary_cross_entropy_with_logits(&z, &[1.0])?;
+/// l.backward();
+/// assert_eq!(l.data(), 2f64.ln());      // -ln σ(0) = ln 2
+/// assert_eq!(z[0].grad(), -0.5);        // σ(0) - 1
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+pub fn binary_cross_entropy_with_logits(
+    logits: &[Value],
+    labels01: &[f64],
+) -> Result<Value, Error> {
+    check_batch(logits.len(), "labels", labels01.len())?;
+    check_labels(labels01, [0.0, 1.0], "binary cross-entropy")?;
+    let terms = logits
+        .iter()
+        .zip(labels01)
+        .map(|(z, &y)| {
+            let minus_abs = if z.data() > 0.0 { -z } else { z.clone() };
+            z.relu() - z * y + (minus_abs.exp() + 1.0).ln()
+        })
+        .collect();
+    Ok(mean(terms))
+}
+
+/// Softmax cross-entropy of one sample whose true class is `class`:
+/// `L = -ln softmax(z)_c = ln Σⱼ e^(zⱼ - m) - (z_c - m)`, with m = maxⱼ zⱼ taken as a
+/// constant (the log-sum-exp trick: every exponent is ≤ 0, so nothing overflows).
+///
+/// Gradient: `dL/dzⱼ = softmax(z)ⱼ - [j = c]`; m drops out because it is subtracted from
+/// every logit.
+///
+/// # Errors
+///
+/// [`Error::InvalidInput`] when `logits` is empty or `class >= logits.len()`.
+///
+/// ```
+/// use micrograd::{loss, Value};
+/// let z = [Value::new(1.0), Value::new(1.0)];
+/// let l = loss::softmax_cross_entropy(&z, 0)?;
+/// l.backward();
+/// assert_eq!(l.data(), 2f64.ln());                 // -ln(1/2)
+/// assert_eq!((z[0].grad(), z[1].grad()), (-0.5, 0.5));
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+pub fn softmax_cross_entropy(logits: &[Value], class: usize) -> Result<Value, Error> {
+    if class >= logits.len() {
+        return Err(Error::InvalidInput(format!(
+            "class {class} is out of range for {} logits; classes are 0..{}",
+            logits.len(),
+            logits.len()
+        )));
+    }
+    let m = logits
+        .iter()
+        .map(Value::data)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let shifted: Vec<Value> = logits.iter().map(|z| z - m).collect();
+    let log_sum_exp = shifted.iter().map(Value::exp).sum::<Value>().ln();
+    Ok(log_sum_exp - &shifted[class])
+}
+
+/// The mean of [`softmax_cross_entropy`] over a batch: `L = (1/n) Σᵢ Lᵢ`, where row i of
+/// `logits` holds sample i's logits and `classes[i]` its true class.
+///
+/// Gradient: `dL/dzᵢⱼ = (softmax(zᵢ)ⱼ - [j = cᵢ])/n`.
+///
+/// # Errors
+///
+/// [`Error::InvalidInput`] when the batch sizes differ or are 0, or for any row that
+/// [`softmax_cross_entropy`] rejects (the message names the row).
+///
+/// ```
+/// use micrograd::{loss, Value};
+/// let batch = vec![
+///     vec![Value::new(2.0), Value::new(2.0)],
+///     vec![Value::new(0.0), Value::new(0.0)],
+/// ];
+/// let l = loss::softmax_cross_entropy_mean(&batch, &[1, 0])?;
+/// l.backward();
+/// assert_eq!(l.data(), 2f64.ln());                 // both rows are ln 2
+/// assert_eq!(batch[0][1].grad(), -0.25);           // (1/2 - 1) / 2
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+pub fn softmax_cross_entropy_mean<R: AsRef<[Value]>>(
+    logits: &[R],
+    classes: &[usize],
+) -> Result<Value, Error> {
+    check_batch(logits.len(), "classes", classes.len())?;
+    let losses = logits
+        .iter()
+        .zip(classes)
+        .enumerate()
+        .map(|(i, (row, &c))| softmax_cross_entropy(row.as_ref(), c).map_err(in_row(i)))
+        .collect::<Result<Vec<Value>, Error>>()?;
+    Ok(mean(losses))
+}

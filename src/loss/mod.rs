@@ -1,0 +1,94 @@
+//! Loss functions and accuracy: the `loss()` function of micrograd's `demo.ipynb`, and
+//! the other losses a small network needs.
+//!
+//! Every loss takes the model's outputs as [`Value`]s and the targets as plain numbers,
+//! and returns one `Value` to call [`backward`](Value::backward) on. Batch losses are
+//! means, computed as micrograd's demo does: `sum(terms) * (1.0 / n)` with the n-ary
+//! [`Sum`](std::iter::Sum) (so `sum` adds from 0.0 left to right, as Python's `sum()`).
+//!
+//! | file | what it holds | gradient with respect to the i-th output |
+//! |------|---------------|------------------------------------------|
+//! | `mse.rs` | [`mse`]: mean of (pᵢ - tᵢ)² | 2(pᵢ - tᵢ)/n |
+//! | `hinge.rs` | [`svm_hinge`]: the demo's max-margin loss | -yᵢ/n where 1 - yᵢsᵢ > 0, else 0 |
+//! | `cross_entropy.rs` | [`binary_cross_entropy_with_logits`], [`softmax_cross_entropy`], [`softmax_cross_entropy_mean`] | (σ(zᵢ) - yᵢ)/n; softmaxⱼ - [j = c] |
+//! | `regularization.rs` | [`l2`]: α·Σ p² | 2αpᵢ |
+//! | `accuracy.rs` | [`binary_accuracy`], [`argmax`], [`multiclass_accuracy`] | (not differentiable) |
+//!
+//! micrograd's demo loss, line for line:
+//!
+//! ```
+//! use micrograd::{loss, Value};
+//! let scores = [Value::new(0.5), Value::new(-2.0)];   // model outputs
+//! let labels = [1.0, 1.0];
+//! let params = [Value::new(0.1), Value::new(-0.2)];
+//! // losses = [(1 + -yi*si).relu() ...]; data_loss = sum(losses) * (1.0 / len(losses))
+//! let data_loss = loss::svm_hinge(&scores, &labels)?;
+//! // reg_loss = 1e-4 * sum((p*p for p in model.parameters()))
+//! let reg_loss = loss::l2(&params, 1e-4);
+//! let total = &data_loss + &reg_loss;
+//! // accuracy = [(yi > 0) == (si.data > 0) ...]
+//! let accuracy = loss::binary_accuracy(&scores, &labels)?;
+//! assert_eq!(data_loss.data(), (0.5 + 3.0) * 0.5);
+//! assert_eq!(accuracy, 0.5);
+//! total.backward();
+//! assert_eq!(scores[1].grad(), -0.5);                 // -yᵢ/n
+//! # Ok::<(), micrograd::Error>(())
+//! ```
+
+mod accuracy;
+mod cross_entropy;
+mod hinge;
+mod mse;
+mod regularization;
+
+pub use accuracy::{argmax, binary_accuracy, multiclass_accuracy};
+pub use cross_entropy::{
+    binary_cross_entropy_with_logits, softmax_cross_entropy, softmax_cross_entropy_mean,
+};
+pub use hinge::svm_hinge;
+pub use mse::mse;
+pub use regularization::l2;
+
+use crate::{Error, Value};
+
+/// micrograd's mean, `sum(terms) * (1.0 / len(terms))`: multiplying by the reciprocal
+/// (not dividing) keeps the bits equal to Python's.
+fn mean(terms: Vec<Value>) -> Value {
+    let scale = 1.0 / terms.len() as f64;
+    terms.into_iter().sum::<Value>() * scale
+}
+
+/// `Ok` when the model gave one output per target and there is at least one of each.
+fn check_batch(outputs: usize, what: &str, targets: usize) -> Result<(), Error> {
+    if outputs != targets {
+        return Err(Error::InvalidInput(format!(
+            "{outputs} predictions but {targets} {what}; give exactly one per prediction"
+        )));
+    }
+    if outputs == 0 {
+        return Err(Error::InvalidInput(format!(
+            "0 predictions and 0 {what}: the loss of an empty batch is undefined"
+        )));
+    }
+    Ok(())
+}
+
+/// `Ok` when every target is one of `allowed` (compared exactly).
+fn check_labels(labels: &[f64], allowed: [f64; 2], what: &str) -> Result<(), Error> {
+    match labels.iter().position(|y| !allowed.contains(y)) {
+        None => Ok(()),
+        Some(i) => Err(Error::InvalidInput(format!(
+            "label {i} is {}; {what} labels must be {} or {}",
+            labels[i], allowed[0], allowed[1]
+        ))),
+    }
+}
+
+/// Prefixes the message of an [`Error::InvalidInput`] about one row of a batch with
+/// the row's index.
+fn in_row(i: usize) -> impl FnOnce(Error) -> Error {
+    move |e| match e {
+        Error::InvalidInput(msg) => Error::InvalidInput(format!("row {i}: {msg}")),
+        other => other,
+    }
+}

@@ -1,0 +1,202 @@
+//! Adam (Kingma & Ba, 2015) and AdamW (Loshchilov & Hutter, 2019), sharing one rule.
+
+use super::{non_empty, non_negative, positive, unit_interval, update, Optimizer};
+use crate::{Error, Value};
+
+/// Adam with PyTorch's conventions. Step t = 1, 2, ... does, for each parameter p with
+/// gradient g:
+///
+/// ```text
+/// m ← β₁·m + (1 - β₁)·g            (m, v start at 0)
+/// v ← β₂·v + (1 - β₂)·g²
+/// m̂ = m / (1 - β₁ᵗ)                (bias correction)
+/// v̂ = v / (1 - β₂ᵗ)
+/// p ← p - lr · m̂ / (√v̂ + ε)
+/// ```
+///
+/// Defaults: β₁ = 0.9, β₂ = 0.999, ε = 1e-8. On the first step m̂ = g and v̂ = g², so
+/// every parameter moves by lr·g/(|g| + ε), about lr against the sign of its gradient.
+///
+/// ```
+/// use micrograd::prelude::*;
+/// let w = Value::new(1.0);
+/// let mut adam = Adam::new(vec![w.clone()], 0.1)?;
+/// (&w * 5.0).backward();                 // g = 5
+/// adam.step()?;
+/// // p ← 1 - 0.1 · 5/(5 + 1e-8) ≈ 0.9
+/// assert!((w.data() - 0.9).abs() < 1e-9);
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Adam {
+    params: Vec<Value>,
+    lr: f64,
+    beta1: f64,
+    beta2: f64,
+    eps: f64,
+    /// AdamW's decoupled weight decay; always 0 for plain Adam.
+    decoupled_weight_decay: f64,
+    /// The number of steps taken so far (t of the last step).
+    t: i32,
+    /// m and v of each parameter.
+    moments: Vec<[f64; 2]>,
+}
+
+impl Adam {
+    /// Adam over `params` with learning rate `lr` and the default β₁, β₂ and ε.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] unless `lr` is finite and > 0;
+    /// [`Error::InvalidInput`] if `params` is empty.
+    pub fn new(params: Vec<Value>, lr: f64) -> Result<Adam, Error> {
+        let params = non_empty(params)?;
+        Ok(Adam {
+            moments: vec![[0.0; 2]; params.len()],
+            params,
+            lr: positive("lr", lr)?,
+            beta1: 0.9,
+            beta2: 0.999,
+            eps: 1e-8,
+            decoupled_weight_decay: 0.0,
+            t: 0,
+        })
+    }
+
+    /// Sets β₁ and β₂, the decay rates of the running means of g and g².
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] unless both are in [0, 1).
+    pub fn betas(mut self, beta1: f64, beta2: f64) -> Result<Adam, Error> {
+        self.beta1 = unit_interval("beta1", beta1)?;
+        self.beta2 = unit_interval("beta2", beta2)?;
+        Ok(self)
+    }
+
+    /// Sets ε, which keeps the step finite where v̂ is 0.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] unless `eps` is finite and > 0.
+    pub fn eps(mut self, eps: f64) -> Result<Adam, Error> {
+        self.eps = positive("eps", eps)?;
+        Ok(self)
+    }
+}
+
+impl Optimizer for Adam {
+    fn params(&self) -> &[Value] {
+        &self.params
+    }
+
+    fn step(&mut self) -> Result<(), Error> {
+        let t = self.t.saturating_add(1);
+        let (lr, b1, b2, eps) = (self.lr, self.beta1, self.beta2, self.eps);
+        let decay = 1.0 - lr * self.decoupled_weight_decay;
+        let (correction1, correction2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+        update(&self.params, &mut self.moments, |p, g, [m, v]| {
+            let m = b1 * m + (1.0 - b1) * g;
+            let v = b2 * v + (1.0 - b2) * g * g;
+            let (m_hat, v_hat) = (m / correction1, v / correction2);
+            // AdamW decays p before the Adam step (PyTorch: p.mul_(1 - lr*wd)).
+            let p = p * decay;
+            (p - lr * m_hat / (v_hat.sqrt() + eps), [m, v])
+        })?;
+        self.t = t;
+        Ok(())
+    }
+
+    fn learning_rate(&self) -> f64 {
+        self.lr
+    }
+
+    fn set_learning_rate(&mut self, lr: f64) -> Result<(), Error> {
+        self.lr = non_negative("lr", lr)?;
+        Ok(())
+    }
+}
+
+/// AdamW: [`Adam`] with decoupled weight decay wd. Each step first shrinks every
+/// parameter, then takes the Adam step from the shrunk value (PyTorch's order):
+///
+/// ```text
+/// p ← p - lr·wd·p                  (computed as p·(1 - lr·wd), as PyTorch does)
+/// p ← p - lr · m̂ / (√v̂ + ε)        (m̂, v̂ from g alone, exactly as in Adam)
+/// ```
+///
+/// Unlike L2 in the loss (or [`Sgd::weight_decay`](super::Sgd::weight_decay)), the
+/// decay never enters m and v, so it is not rescaled by Adam. Default wd = 0.01.
+///
+/// ```
+/// use micrograd::optim::{AdamW, Optimizer};
+/// use micrograd::Value;
+/// let w = Value::new(2.0);
+/// let mut opt = AdamW::new(vec![w.clone()], 0.1)?.weight_decay(0.5)?;
+/// // g = 0, so m = v = 0 and the Adam part is 0: only the decay acts.
+/// opt.step()?;
+/// assert_eq!(w.data(), 2.0 * (1.0 - 0.1 * 0.5));   // 1.9
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct AdamW(Adam);
+
+impl AdamW {
+    /// AdamW over `params` with learning rate `lr`, weight decay 0.01 and Adam's default
+    /// β₁, β₂ and ε.
+    ///
+    /// # Errors
+    ///
+    /// As [`Adam::new`].
+    pub fn new(params: Vec<Value>, lr: f64) -> Result<AdamW, Error> {
+        let mut adam = Adam::new(params, lr)?;
+        adam.decoupled_weight_decay = 0.01;
+        Ok(AdamW(adam))
+    }
+
+    /// Sets the decoupled weight decay wd.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] unless `wd` is finite and ≥ 0.
+    pub fn weight_decay(mut self, wd: f64) -> Result<AdamW, Error> {
+        self.0.decoupled_weight_decay = non_negative("weight_decay", wd)?;
+        Ok(self)
+    }
+
+    /// As [`Adam::betas`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] unless both are in [0, 1).
+    pub fn betas(self, beta1: f64, beta2: f64) -> Result<AdamW, Error> {
+        self.0.betas(beta1, beta2).map(AdamW)
+    }
+
+    /// As [`Adam::eps`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] unless `eps` is finite and > 0.
+    pub fn eps(self, eps: f64) -> Result<AdamW, Error> {
+        self.0.eps(eps).map(AdamW)
+    }
+}
+
+impl Optimizer for AdamW {
+    fn params(&self) -> &[Value] {
+        self.0.params()
+    }
+
+    fn step(&mut self) -> Result<(), Error> {
+        self.0.step()
+    }
+
+    fn learning_rate(&self) -> f64 {
+        self.0.learning_rate()
+    }
+
+    fn set_learning_rate(&mut self, lr: f64) -> Result<(), Error> {
+        self.0.set_learning_rate(lr)
+    }
+}

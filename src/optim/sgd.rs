@@ -1,0 +1,103 @@
+//! Stochastic gradient descent: micrograd's update, plus momentum and weight decay.
+
+use super::{non_empty, non_negative, positive, unit_interval, update, Optimizer};
+use crate::{Error, Value};
+
+/// Stochastic gradient descent with PyTorch's conventions. For each parameter p with
+/// gradient g, one [`step`](Optimizer::step) does
+///
+/// ```text
+/// g ← g + wd·p          (only if weight_decay > 0: L2 folded into the gradient)
+/// v ← m·v + g           (only if momentum > 0; v starts at 0, so the first v is g)
+/// p ← p - lr·v          (v = g without momentum)
+/// ```
+///
+/// With the defaults (momentum 0, weight decay 0) this is exactly micrograd's
+/// `p.data -= lr * p.grad`, bit for bit.
+///
+/// ```
+/// use micrograd::prelude::*;
+/// let w = Value::new(1.0);
+/// let mut sgd = Sgd::new(vec![w.clone()], 0.1)?.momentum(0.5)?;
+/// for _ in 0..2 {
+///     sgd.zero_grad();
+///     (&w * 2.0).backward();             // g = 2 at every step
+///     sgd.step()?;
+/// }
+/// // v₁ = 2, p₁ = 1 - 0.1·2 = 0.8; v₂ = 0.5·2 + 2 = 3, p₂ = 0.8 - 0.1·3 = 0.5
+/// assert!((w.data() - 0.5).abs() < 1e-15);
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Sgd {
+    params: Vec<Value>,
+    lr: f64,
+    momentum: f64,
+    weight_decay: f64,
+    /// The velocity v of each parameter.
+    velocity: Vec<[f64; 1]>,
+}
+
+impl Sgd {
+    /// Plain SGD over `params` with learning rate `lr`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] unless `lr` is finite and > 0;
+    /// [`Error::InvalidInput`] if `params` is empty.
+    pub fn new(params: Vec<Value>, lr: f64) -> Result<Sgd, Error> {
+        let params = non_empty(params)?;
+        Ok(Sgd {
+            velocity: vec![[0.0]; params.len()],
+            params,
+            lr: positive("lr", lr)?,
+            momentum: 0.0,
+            weight_decay: 0.0,
+        })
+    }
+
+    /// Sets the momentum m (default 0).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] unless `0 <= m < 1`.
+    pub fn momentum(mut self, m: f64) -> Result<Sgd, Error> {
+        self.momentum = unit_interval("momentum", m)?;
+        Ok(self)
+    }
+
+    /// Sets the weight decay wd (default 0), added to the gradient as `wd·p`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::HyperParameter`] unless `wd` is finite and ≥ 0.
+    pub fn weight_decay(mut self, wd: f64) -> Result<Sgd, Error> {
+        self.weight_decay = non_negative("weight_decay", wd)?;
+        Ok(self)
+    }
+}
+
+impl Optimizer for Sgd {
+    fn params(&self) -> &[Value] {
+        &self.params
+    }
+
+    fn step(&mut self) -> Result<(), Error> {
+        let (lr, m, wd) = (self.lr, self.momentum, self.weight_decay);
+        update(&self.params, &mut self.velocity, |p, g, [v]| {
+            let g = if wd > 0.0 { g + wd * p } else { g };
+            let v = if m > 0.0 { m * v + g } else { g };
+            // Python: p.data -= lr * p.grad
+            (p - lr * v, [v])
+        })
+    }
+
+    fn learning_rate(&self) -> f64 {
+        self.lr
+    }
+
+    fn set_learning_rate(&mut self, lr: f64) -> Result<(), Error> {
+        self.lr = non_negative("lr", lr)?;
+        Ok(())
+    }
+}

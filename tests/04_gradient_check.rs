@@ -1,0 +1,100 @@
+//! Lesson 4: every backward rule is checked against the definition of a derivative.
+//!
+//! The central difference `(f(x + h) - f(x - h)) / 2h` approximates `df/dx` with an
+//! error of order h². If a backward rule were wrong, the two would disagree.
+
+use approx::relative_eq;
+use micrograd::Value;
+
+const H: f64 = 1e-6;
+
+/// Checks the gradient of `f` with respect to each of its inputs at `point`.
+fn check(name: &str, f: impl Fn(&[Value]) -> Value, point: &[f64]) {
+    let inputs: Vec<Value> = point.iter().map(|&x| Value::new(x)).collect();
+    f(&inputs).backward();
+    for (i, input) in inputs.iter().enumerate() {
+        let at = |delta: f64| {
+            let mut shifted = point.to_vec();
+            shifted[i] += delta;
+            let values: Vec<Value> = shifted.iter().map(|&x| Value::new(x)).collect();
+            f(&values).data()
+        };
+        let numeric = (at(H) - at(-H)) / (2.0 * H);
+        let analytic = input.grad();
+        assert!(
+            relative_eq!(analytic, numeric, epsilon = 1e-6, max_relative = 1e-5),
+            "{name}: d/dx{i} at {point:?}: backward gives {analytic}, finite difference {numeric}"
+        );
+    }
+}
+
+/// Points away from each op's kinks (0 for relu/abs) and poles.
+const POINTS: [[f64; 2]; 4] = [[1.3, 0.7], [-0.8, 2.1], [2.5, -1.6], [-1.9, -0.45]];
+
+#[test]
+fn arithmetic_operators_match_finite_differences() {
+    for p in POINTS {
+        check("+", |v| &v[0] + &v[1], &p);
+        check("-", |v| &v[0] - &v[1], &p);
+        check("*", |v| &v[0] * &v[1], &p);
+        check("/", |v| &v[0] / &v[1], &p);
+        check("neg", |v| -&v[0], &p);
+    }
+}
+
+#[test]
+fn activations_match_finite_differences() {
+    for p in POINTS {
+        check("relu", |v| v[0].relu(), &p);
+        check("leaky_relu", |v| v[0].leaky_relu(0.05), &p);
+        check("tanh", |v| v[0].tanh(), &p);
+        check("sigmoid", |v| v[0].sigmoid(), &p);
+        check("abs", |v| v[0].abs(), &p);
+    }
+}
+
+#[test]
+fn exp_ln_sqrt_match_finite_differences() {
+    for p in POINTS {
+        check("exp", |v| v[0].exp(), &p);
+        let positive = [p[0].abs(), p[1].abs()];
+        check("ln", |v| v[0].ln(), &positive);
+        check("sqrt", |v| v[0].sqrt(), &positive);
+    }
+}
+
+// x**2, x**-0.5 (micrograd's __pow__ with a number), and a Value exponent
+#[test]
+fn powers_match_finite_differences() {
+    for p in POINTS {
+        check("powf 3", |v| v[0].powf(3.0), &p);
+        check("powf -2", |v| v[0].powf(-2.0), &p);
+        let positive = [p[0].abs(), p[1]];
+        check("powf -0.5", |v| v[0].powf(-0.5), &positive);
+        check("pow", |v| v[0].pow(&v[1]), &positive);
+    }
+}
+
+#[test]
+fn sum_matches_finite_differences() {
+    check("sum", |v| v.iter().sum(), &[0.5, -1.5, 2.0, 3.25]);
+    check(
+        "sum of products",
+        |v| v.iter().map(|x| x * x).sum(),
+        &[0.5, -1.5, 2.0],
+    );
+}
+
+// micrograd's test_more_ops expression, through every op at once
+#[test]
+fn a_long_expression_matches_finite_differences() {
+    let f = |v: &[Value]| {
+        let (a, b) = (&v[0], &v[1]);
+        let c = a * b + b.powf(3.0) - a.tanh() * 2.0;
+        let d = (c.sigmoid() + a.exp() / (b.abs() + 1.0)).ln();
+        (&d * &d).sqrt() + a.leaky_relu(0.1) * b.relu() + a.pow(&Value::new(2.0))
+    };
+    for p in POINTS {
+        check("expression", f, &p);
+    }
+}

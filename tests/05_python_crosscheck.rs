@@ -1,0 +1,61 @@
+//! Lesson 5: the same numbers as Python micrograd, op by op.
+//!
+//! Every expected number below is what Python micrograd 0.1.0 prints for the same
+//! expression: run `python3 scripts/python_reference.py` (after
+//! `pip install micrograd==0.1.0`) to see them. Each line of that script's output is
+//! `name: data, a.grad, b.grad` with `a = Value(1.5)`, `b = Value(-2.25)`.
+
+use micrograd::Value;
+
+/// Builds `f(a, b)` at a = 1.5, b = -2.25, runs backward, returns (data, a.grad, b.grad).
+fn run(f: impl Fn(&Value, &Value) -> Value) -> (f64, f64, f64) {
+    let a = Value::new(1.5);
+    let b = Value::new(-2.25);
+    let y = f(&a, &b);
+    y.backward();
+    (y.data(), a.grad(), b.grad())
+}
+
+// add: a + b  ->  -0.75, 1, 1     (and likewise for each line below)
+#[test]
+fn ops_that_python_builds_the_same_way_match_exactly() {
+    assert_eq!(run(|a, b| a + b), (-0.75, 1.0, 1.0));
+    assert_eq!(run(|a, b| a - b), (3.75, 1.0, -1.0));
+    assert_eq!(run(|a, b| a * b), (-3.375, -2.25, 1.5));
+    assert_eq!(run(|a, _| -a), (-1.5, -1.0, 0.0));
+    assert_eq!(run(|a, _| 3.0 + a), (4.5, 1.0, 0.0));
+    assert_eq!(run(|a, _| 3.0 - a), (1.5, -1.0, 0.0));
+    assert_eq!(run(|a, _| 3.0 * a), (4.5, 3.0, 0.0));
+    assert_eq!(run(|a, _| a.powf(3.0)), (3.375, 6.75, 0.0));
+    assert_eq!(
+        run(|a, _| a.powf(-0.5)),
+        (0.816496580927726, -0.2721655269759087, 0.0)
+    );
+    assert_eq!(run(|a, _| a.relu()), (1.5, 1.0, 0.0));
+    assert_eq!(run(|_, b| b.relu()), (0.0, 0.0, 0.0));
+}
+
+// div: a / b -> -0.6666666666666666, -0.4444444444444444, -0.2962962962962963
+// Python computes a * b**-1; we divide directly, which may differ in the last bit.
+#[test]
+fn division_matches_python_to_the_last_bits() {
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-15 * y.abs();
+    let (d, ga, gb) = run(|a, b| a / b);
+    assert!(close(d, -0.6666666666666666) && close(ga, -0.4444444444444444));
+    assert!(close(gb, -0.2962962962962963));
+    // rdiv: 3.0 / a -> 2.0, -1.3333333333333333
+    let (d, ga, _) = run(|a, _| 3.0 / a);
+    assert!(close(d, 2.0) && close(ga, -1.3333333333333333));
+}
+
+// x = Value(3.0); y = (x * 2) * 5; y.backward(); y.backward()  ->  x.grad 10, then 30
+#[test]
+fn a_second_backward_accumulates_exactly_as_python_does() {
+    let x = Value::new(3.0);
+    let y = (&x * 2.0) * 5.0;
+    y.backward();
+    assert_eq!(x.grad(), 10.0);
+    // The inner node (x * 2) kept its grad 5, gets 5 more, and passes 2 * 10 to x.
+    y.backward();
+    assert_eq!(x.grad(), 30.0);
+}

@@ -1,0 +1,82 @@
+//! Lesson 8: when the last handle goes, the whole graph is freed.
+//!
+//! Python's garbage collector frees graphs, cycles included. With `Rc`, a cycle would
+//! never be freed, so no node holds an `Rc` to itself: backward closures receive their
+//! node instead of capturing it. This test counts the bytes this thread has allocated
+//! and checks they all come back.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use micrograd::Value;
+
+/// The system allocator, counting the bytes live on each thread.
+struct Counting;
+
+thread_local! {
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+}
+
+fn add_live(delta: isize) {
+    // `try_with` fails only while the thread is being torn down; nothing to count then.
+    let _ = LIVE.try_with(|live| live.set(live.get() + delta));
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        add_live(layout.size() as isize);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        add_live(-(layout.size() as isize));
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn live_bytes() -> isize {
+    LIVE.with(Cell::get)
+}
+
+/// Every expression shape the engine has: each op, reuse, labels, sums, a deep chain.
+fn build_and_run() {
+    let a = Value::new(-4.0).with_label("a");
+    let b = Value::new(2.0);
+    let mut c = &a + &b;
+    c += &c * &a - 1.0;
+    let d = (&c / &b).tanh() + c.sigmoid() * a.exp() + b.ln() - b.sqrt();
+    let e = d.powf(2.0) + a.pow(&b) + a.abs().leaky_relu(0.1) + (-&a).relu();
+    let f: Value = [&e, &e, &d].into_iter().sum::<Value>().with_label("f");
+    let mut chain = f.clone();
+    for _ in 0..10_000 {
+        chain = &chain * 1.0;
+    }
+    chain.backward();
+    let _ = chain.try_backward();
+    let _ = chain.to_dot();
+    chain.zero_grad_graph();
+}
+
+// del x  (Python frees the graph when its last name goes; so do we)
+#[test]
+fn dropping_the_last_handle_frees_every_node() {
+    build_and_run(); // warm up anything allocated once
+    let before = live_bytes();
+    build_and_run();
+    assert_eq!(live_bytes(), before, "bytes leaked by one graph");
+}
+
+#[test]
+fn a_graph_is_freed_even_when_leaves_outlive_it() {
+    let x = Value::new(2.0);
+    let before = live_bytes();
+    {
+        let y = (&x * &x).exp() + 1.0;
+        y.backward();
+        assert!(live_bytes() > before);
+    }
+    assert_eq!(live_bytes(), before);
+    assert!(x.grad() > 0.0, "the leaf keeps its gradient");
+}

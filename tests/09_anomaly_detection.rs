@@ -1,0 +1,75 @@
+//! Lesson 9: finding where a NaN or infinity came from.
+//!
+//! In Python (and with `backward()` here) a NaN spreads silently through every value
+//! and gradient. `try_backward()` checks as it goes and names the op that made it.
+
+use micrograd::{Error, Pass, Value};
+
+fn non_finite(err: Error) -> (Pass, &'static str, Option<String>) {
+    match err {
+        Error::NonFinite {
+            pass, op, label, ..
+        } => (pass, op, label),
+        other => panic!("expected Error::NonFinite, got {other}"),
+    }
+}
+
+#[test]
+fn a_nan_made_in_the_forward_pass_is_named_and_nothing_is_spread() {
+    let x = Value::new(-2.0).with_label("x");
+    let y = x.sqrt().with_label("root"); // sqrt(-2) = NaN
+    let z = &y * 3.0 + &x;
+    let err = z.try_backward().unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("forward pass: op `sqrt` (label \"root\")"),
+        "{err}"
+    );
+    assert_eq!(
+        non_finite(err),
+        (Pass::Forward, "sqrt", Some("root".into()))
+    );
+    assert_eq!(x.grad(), 0.0, "no backward rule ran");
+}
+
+#[test]
+fn an_infinity_made_in_the_backward_pass_is_named() {
+    // sqrt(0) = 0 is fine going forward; its derivative 1 / (2 * sqrt(0)) is not.
+    let x = Value::new(0.0).with_label("x");
+    let y = x.sqrt().with_label("y");
+    let err = y.try_backward().unwrap_err();
+    assert_eq!(non_finite(err), (Pass::Backward, "sqrt", Some("y".into())));
+}
+
+#[test]
+fn a_non_finite_leaf_is_reported_as_a_leaf() {
+    let x = Value::new(f64::INFINITY).with_label("input");
+    let y = &x * 0.5;
+    assert_eq!(
+        non_finite(y.try_backward().unwrap_err()),
+        (Pass::Forward, "", Some("input".into()))
+    );
+}
+
+#[test]
+fn a_finite_graph_gives_the_same_gradients_as_backward() {
+    let x = Value::new(1.5);
+    let y = (&x * &x).tanh();
+    y.try_backward().unwrap();
+    let checked = x.grad();
+    x.zero_grad();
+    y.zero_grad_graph();
+    y.backward();
+    assert_eq!(x.grad(), checked);
+}
+
+#[test]
+fn after_an_error_the_graph_can_still_be_used() {
+    let x = Value::new(-1.0);
+    let y = x.ln();
+    assert!(y.try_backward().is_err());
+    x.set_data(1.0);
+    let y = x.ln(); // a new graph from the same leaf
+    y.try_backward().unwrap();
+    assert_eq!(x.grad(), 1.0);
+}

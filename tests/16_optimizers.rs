@@ -1,0 +1,253 @@
+//! Lesson 16: optimisers move the parameters against their gradients.
+//!
+//! Python: micrograd's update `for p in model.parameters(): p.data -= learning_rate * p.grad`.
+//! Each rule is checked against steps worked out by hand in the comments.
+
+use approx::assert_relative_eq;
+use micrograd::optim::AdamW;
+use micrograd::prelude::*;
+
+/// A parameter whose gradient is `grad` (as if `backward` had just run).
+fn param_with_grad(data: f64, grad: f64) -> Value {
+    let p = Value::new(data);
+    (&p * grad).backward();
+    p
+}
+
+/// Sets each parameter's gradient to the matching entry of `grads`.
+fn set_grads(params: &[Value], grads: &[f64]) {
+    for (p, &g) in params.iter().zip(grads) {
+        p.zero_grad();
+        (p * g).backward();
+    }
+}
+
+fn hyper_parameter_name(result: Result<impl std::fmt::Debug, Error>) -> &'static str {
+    match result {
+        Err(Error::HyperParameter { name, .. }) => name,
+        other => panic!("expected HyperParameter, got {other:?}"),
+    }
+}
+
+// ----- SGD -----
+
+// for p in model.parameters(): p.data -= learning_rate * p.grad
+#[test]
+fn plain_sgd_is_micrograds_update_bit_for_bit() {
+    let (data, grads, lr) = ([0.1, -0.7, 3.3], [0.3, 1e-3, -2.9], 0.91);
+    let params: Vec<Value> = data.iter().map(|&d| Value::new(d)).collect();
+    set_grads(&params, &grads);
+    let mut sgd = Sgd::new(params.clone(), lr).unwrap();
+    sgd.step().unwrap();
+    for ((p, d), g) in params.iter().zip(data).zip(grads) {
+        assert_eq!(p.data(), d - lr * g);
+    }
+}
+
+#[test]
+fn sgd_momentum_accumulates_a_velocity() {
+    // lr = 0.1, m = 0.9, p₀ = 1
+    // step 1, g = 1: v = 0.9·0 + 1 = 1,            p = 1 - 0.1·1 = 0.9
+    // step 2, g = 2: v = 0.9·1 + 2 = 2.9,          p = 0.9 - 0.1·2.9 = 0.61
+    // step 3, g = 0: v = 0.9·2.9 + 0 = 2.61,       p = 0.61 - 0.1·2.61 = 0.349
+    let p = Value::new(1.0);
+    let mut sgd = Sgd::new(vec![p.clone()], 0.1)
+        .unwrap()
+        .momentum(0.9)
+        .unwrap();
+    for (g, expected) in [(1.0, 0.9), (2.0, 0.61), (0.0, 0.349)] {
+        set_grads(std::slice::from_ref(&p), &[g]);
+        sgd.step().unwrap();
+        assert_relative_eq!(p.data(), expected, max_relative = 1e-14);
+    }
+}
+
+#[test]
+fn sgd_weight_decay_adds_wd_times_p_to_the_gradient() {
+    // lr = 0.5, wd = 0.1, p = 2, g = 1: g' = 1 + 0.1·2 = 1.2, p = 2 - 0.5·1.2 = 1.4
+    let p = param_with_grad(2.0, 1.0);
+    let mut sgd = Sgd::new(vec![p.clone()], 0.5)
+        .unwrap()
+        .weight_decay(0.1)
+        .unwrap();
+    sgd.step().unwrap();
+    assert_relative_eq!(p.data(), 1.4, max_relative = 1e-15);
+}
+
+#[test]
+fn zero_grad_resets_every_parameter() {
+    let params = vec![param_with_grad(1.0, 3.0), param_with_grad(2.0, -1.0)];
+    let sgd = Sgd::new(params.clone(), 0.1).unwrap();
+    sgd.zero_grad();
+    assert!(params.iter().all(|p| p.grad() == 0.0));
+}
+
+// ----- Adam and AdamW -----
+
+#[test]
+fn adams_first_step_moves_each_parameter_by_about_lr_against_its_gradient() {
+    // Step 1: m = 0.1·g, v = 0.001·g², m̂ = m/(1 - 0.9) = g, v̂ = v/(1 - 0.999) = g²,
+    // so p ← p - lr·g/(|g| + 1e-8) ≈ p - lr·sign(g), whatever |g| is.
+    let grads = [1e-3, 5.0, -100.0];
+    let params: Vec<Value> = grads.iter().map(|&g| param_with_grad(1.0, g)).collect();
+    let mut adam = Adam::new(params.clone(), 0.01).unwrap();
+    adam.step().unwrap();
+    for (p, g) in params.iter().zip(grads) {
+        assert_relative_eq!(
+            p.data(),
+            1.0 - 0.01 * g / (g.abs() + 1e-8),
+            max_relative = 1e-15
+        );
+        assert!((p.data() - (1.0 - 0.01 * g.signum())).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn adams_second_step_uses_bias_corrected_moments() {
+    // g₁ = 1: m = 0.1, v = 0.001
+    // g₂ = 3: m = 0.9·0.1 + 0.1·3 = 0.39,   m̂ = 0.39 / (1 - 0.9²) = 0.39 / 0.19
+    //         v = 0.999·0.001 + 0.001·9 = 0.009999, v̂ = 0.009999 / (1 - 0.999²) = 0.009999 / 0.001999
+    // p₂ = p₁ - lr·m̂/(√v̂ + 1e-8), with p₁ = 1 - lr·1/(1 + 1e-8)
+    let lr = 0.1;
+    let p = Value::new(1.0);
+    let mut adam = Adam::new(vec![p.clone()], lr).unwrap();
+    for g in [1.0, 3.0] {
+        set_grads(std::slice::from_ref(&p), &[g]);
+        adam.step().unwrap();
+    }
+    let p1 = 1.0 - lr / (1.0 + 1e-8);
+    let p2 = p1 - lr * (0.39 / 0.19) / ((0.009999 / 0.001999f64).sqrt() + 1e-8);
+    assert_relative_eq!(p.data(), p2, max_relative = 1e-12);
+}
+
+#[test]
+fn adamw_decays_the_parameter_before_the_adam_step() {
+    // lr = 0.1, wd = 0.5, p = 2, g = 4:
+    // decay: p = 2·(1 - 0.1·0.5) = 1.9; Adam: 1.9 - 0.1·4/(4 + 1e-8) ≈ 1.8
+    // (the other order would give (2 - 0.1)·0.95 = 1.805)
+    let p = param_with_grad(2.0, 4.0);
+    let mut adamw = AdamW::new(vec![p.clone()], 0.1)
+        .unwrap()
+        .weight_decay(0.5)
+        .unwrap();
+    adamw.step().unwrap();
+    assert_relative_eq!(
+        p.data(),
+        1.9 - 0.1 * 4.0 / (4.0 + 1e-8),
+        max_relative = 1e-15
+    );
+}
+
+#[test]
+fn adamw_with_zero_weight_decay_is_adam() {
+    let (a, b) = (param_with_grad(0.3, -0.2), param_with_grad(0.3, -0.2));
+    let mut adam = Adam::new(vec![a.clone()], 0.05).unwrap();
+    let mut adamw = AdamW::new(vec![b.clone()], 0.05)
+        .unwrap()
+        .weight_decay(0.0)
+        .unwrap();
+    adam.step().unwrap();
+    adamw.step().unwrap();
+    assert_eq!(a.data(), b.data());
+}
+
+// ----- non-finite numbers stop a step without changing anything -----
+
+#[test]
+fn a_nan_gradient_is_refused_and_changes_nothing() {
+    let good = param_with_grad(1.0, 0.5);
+    let bad = param_with_grad(2.0, f64::NAN).with_label("w7");
+    let mut adam = Adam::new(vec![good.clone(), bad.clone()], 0.1).unwrap();
+    let err = adam.step().unwrap_err();
+    assert!(matches!(
+        err,
+        Error::NonFiniteUpdate {
+            what: "gradient",
+            index: 1,
+            ..
+        }
+    ));
+    assert!(err.to_string().contains("\"w7\""), "{err}");
+    assert_eq!((good.data(), bad.data()), (1.0, 2.0));
+    // The refused step left m and v at 0, so this is a first step again and moves `good`
+    // by ≈ lr. (Had it kept m = 0.05, v = 0.00025 from g = 0.5, this step would give
+    // m̂ = 0.095/0.1 = 0.95, v̂ = 0.00049975/0.001 ≈ 0.49975, a move of ≈ 0.134.)
+    bad.zero_grad();
+    adam.step().unwrap();
+    assert_relative_eq!(good.data(), 1.0 - 0.1, max_relative = 1e-7);
+}
+
+#[test]
+fn an_update_that_overflows_is_refused() {
+    // f64::MAX - 1·(-f64::MAX) = inf
+    let p = param_with_grad(f64::MAX, -f64::MAX);
+    let mut sgd = Sgd::new(vec![p.clone()], 1.0).unwrap();
+    let err = sgd.step().unwrap_err();
+    assert!(matches!(
+        err,
+        Error::NonFiniteUpdate {
+            what: "new value",
+            ..
+        }
+    ));
+    assert_eq!(p.data(), f64::MAX);
+}
+
+// ----- hyper-parameters are checked when the optimiser is built -----
+
+#[test]
+fn a_learning_rate_must_be_positive_and_finite() {
+    for lr in [0.0, -0.1, f64::NAN, f64::INFINITY] {
+        assert_eq!(
+            hyper_parameter_name(Sgd::new(vec![Value::new(1.0)], lr)),
+            "lr"
+        );
+        assert_eq!(
+            hyper_parameter_name(Adam::new(vec![Value::new(1.0)], lr)),
+            "lr"
+        );
+    }
+}
+
+#[test]
+fn momentum_betas_weight_decay_and_eps_are_range_checked() {
+    let sgd = || Sgd::new(vec![Value::new(1.0)], 0.1).unwrap();
+    let adam = || Adam::new(vec![Value::new(1.0)], 0.1).unwrap();
+    let adamw = || AdamW::new(vec![Value::new(1.0)], 0.1).unwrap();
+    assert_eq!(hyper_parameter_name(sgd().momentum(1.0)), "momentum");
+    assert_eq!(hyper_parameter_name(sgd().momentum(-0.1)), "momentum");
+    assert_eq!(
+        hyper_parameter_name(sgd().weight_decay(-1e-4)),
+        "weight_decay"
+    );
+    assert_eq!(hyper_parameter_name(adam().betas(1.0, 0.999)), "beta1");
+    assert_eq!(hyper_parameter_name(adam().betas(0.9, f64::NAN)), "beta2");
+    assert_eq!(hyper_parameter_name(adam().eps(0.0)), "eps");
+    assert_eq!(
+        hyper_parameter_name(adamw().weight_decay(f64::NAN)),
+        "weight_decay"
+    );
+    let err = sgd().momentum(1.0).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "momentum = 1 is out of range: it must be in [0, 1)"
+    );
+}
+
+#[test]
+fn an_optimizer_needs_parameters() {
+    assert!(matches!(Sgd::new(vec![], 0.1), Err(Error::InvalidInput(_))));
+    assert!(matches!(
+        Adam::new(vec![], 0.1),
+        Err(Error::InvalidInput(_))
+    ));
+}
+
+#[test]
+fn set_learning_rate_accepts_zero_but_not_negative() {
+    let mut sgd = Sgd::new(vec![Value::new(1.0)], 0.1).unwrap();
+    sgd.set_learning_rate(0.0).unwrap();
+    assert_eq!(sgd.learning_rate(), 0.0);
+    assert_eq!(hyper_parameter_name(sgd.set_learning_rate(-1.0)), "lr");
+    assert_eq!(sgd.learning_rate(), 0.0);
+}

@@ -1,0 +1,153 @@
+//! Made-up data sets, shuffling, hold-out splits and mini-batches.
+
+use micrograd::data::{make_circles, make_moons, xor, Dataset};
+use micrograd::Error;
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+fn rng(seed: u64) -> StdRng {
+    StdRng::seed_from_u64(seed)
+}
+
+// X, y = make_moons(n_samples=100, noise=0.1); y = y*2 - 1
+#[test]
+fn make_moons_without_noise_puts_points_on_the_two_half_circles() {
+    let data = make_moons(9, 0.0, &mut rng(1)).unwrap();
+    assert_eq!((data.len(), data.width()), (9, 2));
+    for (x, &y) in data.inputs.iter().zip(&data.labels) {
+        // Upper moon: (cos t, sin t). Lower moon: (1 - cos t, 0.5 - sin t), t in [0, pi].
+        let (cx, cy) = if y == -1.0 { (0.0, 0.0) } else { (1.0, 0.5) };
+        assert!(((x[0] - cx).hypot(x[1] - cy) - 1.0).abs() < 1e-12, "{x:?}");
+        assert!(if y == -1.0 { x[1] >= 0.0 } else { x[1] <= 0.5 }, "{x:?}");
+    }
+    // 9 / 2 = 4 points on the upper moon (label -1), 5 on the lower.
+    assert_eq!(data.labels.iter().filter(|&&y| y == -1.0).count(), 4);
+}
+
+#[test]
+fn make_moons_noise_has_the_requested_spread() {
+    let noise = 0.1;
+    let noisy = make_moons(2000, noise, &mut rng(2)).unwrap();
+    // A point's distance from its moon's circle is about the radial part of its 2-D
+    // N(0, 0.1^2) noise, whose RMS is `noise`; with 2000 samples the estimate is within
+    // about 2% (standard error of an RMS, 1/sqrt(2 * 2000)), so 0.02 is a wide margin.
+    let rms = (noisy
+        .inputs
+        .iter()
+        .zip(&noisy.labels)
+        .map(|(x, &y)| {
+            let (cx, cy) = if y == -1.0 { (0.0, 0.0) } else { (1.0, 0.5) };
+            ((x[0] - cx).hypot(x[1] - cy) - 1.0).powi(2)
+        })
+        .sum::<f64>()
+        / 2000.0)
+        .sqrt();
+    assert!((rms - noise).abs() < 0.02, "rms distance {rms}");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_points() {
+    let a = make_moons(50, 0.1, &mut rng(3)).unwrap();
+    assert_eq!(a, make_moons(50, 0.1, &mut rng(3)).unwrap());
+    assert_ne!(a, make_moons(50, 0.1, &mut rng(4)).unwrap());
+}
+
+#[test]
+fn make_circles_puts_the_inner_class_at_radius_factor() {
+    let data = make_circles(7, 0.0, 0.3, &mut rng(5)).unwrap();
+    for (x, &y) in data.inputs.iter().zip(&data.labels) {
+        let radius = if y == -1.0 { 1.0 } else { 0.3 };
+        assert!((x[0].hypot(x[1]) - radius).abs() < 1e-12, "{x:?}");
+    }
+    assert_eq!(data.labels.iter().filter(|&&y| y == 1.0).count(), 4);
+}
+
+#[test]
+fn bad_generator_arguments_are_errors() {
+    let r = &mut rng(6);
+    assert!(matches!(make_moons(1, 0.1, r), Err(Error::InvalidInput(_))));
+    for noise in [-0.1, f64::NAN, f64::INFINITY] {
+        let err = make_moons(10, noise, r).unwrap_err();
+        assert!(
+            matches!(err, Error::HyperParameter { name: "noise", .. }),
+            "{err}"
+        );
+    }
+    for factor in [0.0, 1.0, -0.5, f64::NAN] {
+        let err = make_circles(10, 0.0, factor, r).unwrap_err();
+        assert!(
+            matches!(err, Error::HyperParameter { name: "factor", .. }),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn xor_labels_differ_where_the_inputs_differ() {
+    let data = xor();
+    for (x, &y) in data.inputs.iter().zip(&data.labels) {
+        assert_eq!(y, if x[0] != x[1] { 1.0 } else { -1.0 });
+    }
+}
+
+/// `n` samples whose label is their index, so order is easy to follow.
+fn numbered(n: usize) -> Dataset {
+    Dataset {
+        inputs: (0..n).map(|i| vec![i as f64, -(i as f64)]).collect(),
+        labels: (0..n).map(|i| i as f64).collect(),
+    }
+}
+
+#[test]
+fn shuffle_permutes_samples_and_keeps_each_input_with_its_label() {
+    let mut data = numbered(10);
+    data.shuffle(&mut rng(7));
+    assert_ne!(data, numbered(10), "seed 7 happens to keep this order");
+    for (x, &y) in data.inputs.iter().zip(&data.labels) {
+        assert_eq!(x, &vec![y, -y]);
+    }
+    let mut sorted = data.labels.clone();
+    sorted.sort_by(f64::total_cmp);
+    assert_eq!(sorted, numbered(10).labels);
+}
+
+#[test]
+fn split_off_last_takes_the_tail_and_refuses_more_than_there_is() {
+    let mut data = numbered(10);
+    let test = data.split_off_last(3).unwrap();
+    assert_eq!(test.labels, vec![7.0, 8.0, 9.0]);
+    assert_eq!(data.len(), 7);
+    assert!(matches!(
+        data.split_off_last(8),
+        Err(Error::InvalidInput(_))
+    ));
+    assert_eq!(data.len(), 7, "a failed split leaves the data as it was");
+}
+
+#[test]
+fn batches_cover_every_sample_once_with_a_smaller_last_batch() {
+    let data = numbered(10);
+    let batches: Vec<_> = data.batches(4).unwrap().collect();
+    let sizes: Vec<usize> = batches
+        .iter()
+        .map(|(x, y)| (x.len() + y.len()) / 2)
+        .collect();
+    assert_eq!(sizes, vec![4, 4, 2]);
+    assert_eq!(batches[2].1, &[8.0, 9.0]);
+    assert_eq!(batches[2].0[1], vec![9.0, -9.0]);
+}
+
+#[test]
+fn a_zero_batch_size_or_unequal_lengths_are_errors() {
+    let data = numbered(3);
+    assert!(matches!(
+        data.batches(0),
+        Err(Error::HyperParameter {
+            name: "batch_size",
+            ..
+        })
+    ));
+    let mut broken = numbered(3);
+    broken.labels.pop();
+    assert!(matches!(broken.batches(2), Err(Error::InvalidInput(_))));
+}
