@@ -45,7 +45,10 @@ fn debug_prints_like_python_repr() {
     assert_eq!(format!("{v:?}"), "Value(data=-20.0, grad=0.0)");
     let y = Value::new(1e-5).exp();
     y.backward();
-    assert_eq!(format!("{y:?}"), format!("Value(data={}, grad=1.0)", 1e-5f64.exp()));
+    assert_eq!(
+        format!("{y:?}"),
+        format!("Value(data={}, grad=1.0)", 1e-5f64.exp())
+    );
 }
 
 #[test]

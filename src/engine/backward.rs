@@ -145,7 +145,11 @@ fn forward_anomaly(node: &Node) -> Option<Error> {
 
 /// The error for a backward rule that just left a non-finite grad on a parent.
 fn backward_anomaly(node: &Node) -> Option<Error> {
-    let bad = node.parents().iter().map(Value::grad).find(|g| !g.is_finite())?;
+    let bad = node
+        .parents()
+        .iter()
+        .map(Value::grad)
+        .find(|g| !g.is_finite())?;
     Some(Error::NonFinite {
         pass: Pass::Backward,
         op: node.op.symbol(),
