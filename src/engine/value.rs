@@ -140,12 +140,7 @@ impl Value {
         param: f64,
         backward: BackwardFn,
     ) -> Value {
-        let extra = (param != 0.0).then(|| {
-            Box::new(Extra {
-                label: None,
-                param,
-            })
-        });
+        let extra = (param != 0.0).then(|| Box::new(Extra { label: None, param }));
         Value::from_node(Node {
             data,
             grad: 0.0,
@@ -155,6 +150,12 @@ impl Value {
             backward: Some(backward),
             extra,
         })
+    }
+
+    /// The address of the node: equal for two handles to the same node (a hash key
+    /// for "seen" sets and node indices).
+    pub(crate) fn address(&self) -> *const () {
+        Rc::as_ptr(&self.0).cast()
     }
 
     pub(crate) fn node(&self) -> Ref<'_, Node> {
