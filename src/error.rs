@@ -55,12 +55,26 @@ pub enum Error {
     },
 
     /// A loss came out NaN or infinite; training stops instead of corrupting the model.
-    #[error("loss is {value} at step {step}; lower the learning rate or check the data for NaN/inf")]
+    #[error(
+        "loss is {value} at step {step}; lower the learning rate or check the data for NaN/inf"
+    )]
     NonFiniteLoss {
         /// The training step at which it happened.
         step: usize,
         /// The loss value.
         value: f64,
+    },
+
+    /// A [`Tape`](crate::tape::Tape) was asked about a value that is not one of its
+    /// leaves (a value from another graph, or an inner node of its own graph).
+    #[error(
+        "value{} is not a leaf of this tape; ask about one of `Tape::leaves()` or compile \
+         a tape from an expression that uses this value",
+        describe_label(label)
+    )]
+    NotOnTape {
+        /// The label of the value asked about, if it has one.
+        label: Option<String>,
     },
 
     /// Input that cannot be used: mismatched lengths, an empty batch, and so on.

@@ -73,6 +73,7 @@
 
 pub mod engine;
 mod error;
+pub mod tape;
 
 pub use engine::Value;
 pub use error::{Error, Pass};
