@@ -97,3 +97,20 @@ fn the_dynamic_engine_reports_the_same_op() {
     let dynamic = y.try_backward().unwrap_err();
     assert_eq!(taped.to_string(), dynamic.to_string());
 }
+
+#[test]
+fn an_infinite_gradient_is_found_even_when_a_zero_derivative_follows() {
+    // sqrt's rule puts inf on (x * 0); that node's rule then gives x 0 * inf = NaN
+    let x = Value::new(1.0);
+    let y = (&x * 0.0).sqrt().with_label("y");
+    let mut tape = Tape::compile(&y).unwrap();
+    let err = tape.backward().unwrap_err();
+    assert!(matches!(
+        err,
+        Error::NonFinite {
+            pass: Pass::Backward,
+            op: "sqrt",
+            ..
+        }
+    ));
+}

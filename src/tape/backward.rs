@@ -1,6 +1,7 @@
 //! The backward pass: the chain rule as one reverse loop over the tape, then the
 //! leaves' gradients handed back to their `Value`s.
 
+use super::layout::all_finite;
 use super::Tape;
 use crate::engine::rules::Arity;
 use crate::error::{Error, Pass};
@@ -48,9 +49,11 @@ impl Tape {
             return Err(self.forward_anomaly());
         }
         self.sweep::<false>();
-        // Non-finite is absorbing under `+=`, so one scan of the result tells whether
-        // any step went wrong; only then is the sweep re-run step by step to find it.
-        if !self.grad.iter().all(|g| g.is_finite()) {
+        // A non-finite gradient reaches every parent of its node (`local * inf` and
+        // `local * NaN` are never finite, not even for `local = 0`), and from there
+        // every leaf below. So the leaves' gradients tell whether any step went wrong;
+        // only then is the sweep re-run step by step to find it.
+        if !all_finite(&self.grad[..self.leaves.len()]) {
             if let Some((k, value)) = self.sweep::<true>() {
                 return Err(Error::NonFinite {
                     pass: Pass::Backward,

@@ -6,8 +6,8 @@
 //! all of its parents) is the topological order; the leaves are then moved to the front
 //! and every node gets its index in the arrays.
 
-use std::collections::{HashMap, HashSet};
-
+use super::address::{AddressMap, AddressSet};
+use super::layout::all_finite;
 use super::Tape;
 use crate::engine::op::Op;
 use crate::engine::rules::Arity;
@@ -61,7 +61,7 @@ impl Tape {
             order.into_iter().partition(|v| v.node().op == Op::Leaf);
 
         // Node index of every value: leaves first, then the inner nodes in order.
-        let index: HashMap<*const (), u32> = leaves
+        let index: AddressMap<u32> = leaves
             .iter()
             .chain(&inner)
             .zip(0u32..)
@@ -71,7 +71,7 @@ impl Tape {
 
         let n = leaves.len() + inner.len();
         let mut tape = Tape {
-            leaf_index: HashMap::with_capacity(leaves.len()),
+            leaf_index: AddressMap::default(),
             ops: Vec::with_capacity(n),
             args: Vec::with_capacity(n),
             consts: vec![0.0],
@@ -108,7 +108,7 @@ impl Tape {
         }
         tape.leaf_index = leaves.iter().map(|v| (v.address(), idx(v))).collect();
         tape.leaves = leaves;
-        tape.data_finite = tape.data.iter().all(|x| x.is_finite());
+        tape.data_finite = all_finite(&tape.data);
         Ok(tape)
     }
 }
@@ -117,7 +117,8 @@ impl Tape {
 /// `root` last: the post-order of a depth-first search, run with an explicit stack.
 fn topological_order(root: &Value) -> Vec<Value> {
     let mut order = Vec::new();
-    let mut seen: HashSet<*const ()> = HashSet::from([root.address()]);
+    let mut seen = AddressSet::default();
+    seen.insert(root.address());
     // Each entry: a node whose parents are being visited, and how many have been.
     let mut stack = vec![(root.clone(), 0)];
     while let Some((value, visited)) = stack.last_mut() {

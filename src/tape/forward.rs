@@ -1,5 +1,6 @@
 //! The forward pass: read the leaves, then compute every inner node in order.
 
+use super::layout::all_finite;
 use super::Tape;
 use crate::engine::rules::Arity;
 use crate::error::{Error, Pass};
@@ -36,11 +37,14 @@ impl Tape {
         for (d, leaf) in self.data.iter_mut().zip(&self.leaves) {
             *d = leaf.data();
         }
+        // A NaN or infinity is noted on the way (a compare per node, no branch) and
+        // located afterwards.
+        let mut finite = all_finite(&self.data[..first]);
         let data = &mut self.data;
         for k in first..data.len() {
             let op = self.ops[k];
             let [a, b] = self.args[k].map(|i| i as usize);
-            data[k] = match op.arity() {
+            let out = match op.arity() {
                 Arity::Two => op.forward(data[a], data[b], 0.0),
                 Arity::Many => self.terms[a..b]
                     .iter()
@@ -48,9 +52,10 @@ impl Tape {
                 // (No inner node is a leaf.)
                 Arity::One | Arity::Zero => op.forward(data[a], 0.0, self.consts[b]),
             };
+            data[k] = out;
+            finite &= out.is_finite();
         }
-        // A NaN or infinity anywhere is left in `data`: one scan finds out.
-        self.data_finite = data.iter().all(|x| x.is_finite());
+        self.data_finite = finite;
         if !self.data_finite {
             return Err(self.forward_anomaly());
         }

@@ -1,8 +1,8 @@
 //! The [`Tape`] itself: a graph flattened into arrays, and what can be read from it.
 
-use std::collections::HashMap;
 use std::fmt;
 
+use super::address::AddressMap;
 use crate::engine::op::Op;
 use crate::engine::Value;
 use crate::error::Error;
@@ -28,7 +28,7 @@ pub struct Tape {
     /// The leaves, as handles: node `i < leaves.len()` is `leaves[i]`.
     pub(super) leaves: Vec<Value>,
     /// A leaf's node address → its index, for [`grad_of`](Tape::grad_of).
-    pub(super) leaf_index: HashMap<*const (), u32>,
+    pub(super) leaf_index: AddressMap<u32>,
     /// The op of each node (`Leaf` for the leaves).
     pub(super) ops: Vec<Op>,
     /// The two operands of each node (see the table above); `[0, 0]` for leaves.
@@ -138,4 +138,10 @@ impl fmt::Debug for Tape {
             .field("value", &self.value())
             .finish()
     }
+}
+
+/// Whether every number is finite. Written as a fold without early exit so that the
+/// compiler turns it into vector instructions.
+pub(super) fn all_finite(xs: &[f64]) -> bool {
+    xs.iter().fold(true, |ok, x| ok & x.is_finite())
 }

@@ -20,6 +20,7 @@
 //! | `compile.rs` | [`Tape::compile`]: topological order, flattening |
 //! | `forward.rs` | [`Tape::forward`] |
 //! | `backward.rs` | [`Tape::backward`] |
+//! | `address.rs` | hash maps keyed by node addresses |
 //!
 //! ```
 //! use micrograd::{tape::Tape, Value};
@@ -45,9 +46,15 @@
 //! # Ok::<(), micrograd::Error>(())
 //! ```
 
+mod address;
 mod backward;
 mod compile;
 mod forward;
 mod layout;
 
 pub use layout::Tape;
+
+/// Runs the example of `docs/tape.md` as a doctest, so the guide stays correct.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/tape.md")]
+struct TapeGuide;
