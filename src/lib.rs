@@ -113,6 +113,7 @@ pub mod loss;
 pub mod nn;
 pub mod optim;
 pub mod random;
+pub mod tape;
 
 pub use engine::Value;
 pub use error::{Error, Pass};
