@@ -1,9 +1,8 @@
 //! The backward pass: the chain rule as one reverse loop over the tape, then the
 //! leaves' gradients handed back to their `Value`s.
 
-use super::layout::all_finite;
+use super::layout::{all_finite, Step};
 use super::Tape;
-use crate::engine::rules::Arity;
 use crate::error::{Error, Pass};
 
 impl Tape {
@@ -45,6 +44,21 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn backward(&mut self) -> Result<(), Error> {
+        let first = self.leaves.len();
+        self.grad[..first].fill(0.0);
+        self.unflushed = false;
+        self.run_backward()?;
+        for (leaf, &g) in self.leaves.iter().zip(&self.grad) {
+            leaf.add_grad(g);
+        }
+        Ok(())
+    }
+
+    /// The chain rule over the tape: adds this run's d root / d leaf to the leaves'
+    /// entries of `grad` (which it does not reset), recomputing the inner nodes' from 0.
+    ///
+    /// On an error the leaves' entries are set to 0.
+    pub(super) fn run_backward(&mut self) -> Result<(), Error> {
         if !self.data_finite {
             return Err(self.forward_anomaly());
         }
@@ -53,70 +67,84 @@ impl Tape {
         // `local * NaN` are never finite, not even for `local = 0`), and from there
         // every leaf below. So the leaves' gradients tell whether any step went wrong;
         // only then is the sweep re-run step by step to find it.
-        if !all_finite(&self.grad[..self.leaves.len()]) {
-            if let Some((k, value)) = self.sweep::<true>() {
-                return Err(Error::NonFinite {
-                    pass: Pass::Backward,
-                    op: self.ops[k].symbol(),
-                    label: self.label_of(k),
-                    value,
-                });
-            }
-        }
-        for (leaf, &g) in self.leaves.iter().zip(&self.grad) {
-            leaf.add_grad(g);
+        let first = self.leaves.len();
+        if !all_finite(&self.grad[..first]) {
+            // Find the culprit by running this pass again from zero, step by step. The
+            // sums of earlier runs are dropped: no pass adds a non-finite gradient.
+            let leaf = self.grad[..first].iter().position(|g| !g.is_finite());
+            let sum = leaf.map_or(f64::NAN, |i| self.grad[i]);
+            self.grad[..first].fill(0.0);
+            let culprit = self.sweep::<true>();
+            self.grad[..first].fill(0.0);
+            // Without a culprit, each gradient was finite but their sum over several
+            // runs was not: name the leaf.
+            let (op, k, value) = culprit.unwrap_or(("", leaf, sum));
+            return Err(Error::NonFinite {
+                pass: Pass::Backward,
+                op,
+                label: k.and_then(|k| self.label_of(k)),
+                value,
+            });
         }
         Ok(())
     }
 
     /// The reverse loop. With `CHECK`, it stops at the first node whose rule leaves a
-    /// non-finite gradient on one of its parents and returns that node and gradient.
-    fn sweep<const CHECK: bool>(&mut self) -> Option<(usize, f64)> {
+    /// non-finite gradient on one of its parents and returns that node's op, index (none
+    /// for a fused product) and the gradient.
+    fn sweep<const CHECK: bool>(&mut self) -> Option<(&'static str, Option<usize>, f64)> {
         let first = self.leaves.len();
-        let root = self.grad.len() - 1;
-        let (data, grad, terms) = (&self.data, &mut self.grad, &self.terms);
-        grad.fill(0.0);
+        let (root, one) = (self.root(), self.one());
+        let (data, grad, pairs) = (&self.data, &mut self.grad, &self.pairs);
+        grad[first..].fill(0.0);
         grad[root] = 1.0;
         for k in (first..=root).rev() {
-            let op = self.ops[k];
             let [a, b] = self.args[k].map(|i| i as usize);
             let g = grad[k];
-            match op.arity() {
-                Arity::Two => {
+            match self.steps[k] {
+                Step::Dot => {
+                    for &[x, y] in &pairs[a..b] {
+                        let (x, y) = (x as usize, y as usize);
+                        // d (x * y) / dx = y: Python's `self.grad += other.data * out.grad`
+                        let (dx, dy) = (data[y] * g, data[x] * g);
+                        grad[x] += dx;
+                        grad[y] += dy;
+                        if CHECK {
+                            if let Some(&bad) =
+                                [x, y].iter().find(|&&p| p != one && !grad[p].is_finite())
+                            {
+                                // An unfused term: the sum's rule; else the fused `*`'s.
+                                let culprit = if y == one {
+                                    ("sum", Some(k))
+                                } else {
+                                    ("*", None)
+                                };
+                                return Some((culprit.0, culprit.1, grad[bad]));
+                            }
+                        }
+                    }
+                }
+                Step::Binary(op) => {
                     let (da, db) = op.local_grads(data[a], data[b], data[k], 0.0);
                     grad[a] += da * g;
                     grad[b] += db * g;
+                    if CHECK {
+                        if let Some(&bad) = [a, b].iter().find(|&&p| !grad[p].is_finite()) {
+                            return Some((op.symbol(), Some(k), grad[bad]));
+                        }
+                    }
                 }
-                Arity::Many => {
-                    for &t in &terms[a..b] {
-                        grad[t as usize] += g;
+                Step::Unary(op) => {
+                    let (da, _) = op.local_grads(data[a], 0.0, data[k], self.consts[b]);
+                    grad[a] += da * g;
+                    if CHECK && !grad[a].is_finite() {
+                        return Some((op.symbol(), Some(k), grad[a]));
                     }
                 }
                 // (No inner node is a leaf.)
-                Arity::One | Arity::Zero => {
-                    let (da, _) = op.local_grads(data[a], 0.0, data[k], self.consts[b]);
-                    grad[a] += da * g;
-                }
-            }
-            if CHECK {
-                let bad = parents(op.arity(), [a, b], terms).find(|&p| !grad[p].is_finite());
-                if let Some(p) = bad {
-                    return Some((k, grad[p]));
-                }
+                Step::Leaf => {}
             }
         }
         None
     }
-}
-
-/// The parent indices of a node with this arity and these `args` (see [`Tape`]).
-fn parents(arity: Arity, [a, b]: [usize; 2], terms: &[u32]) -> impl Iterator<Item = usize> + '_ {
-    let (pair, terms) = match arity {
-        Arity::Zero => ([None, None], &[][..]),
-        Arity::One => ([Some(a), None], &[][..]),
-        Arity::Two => ([Some(a), Some(b)], &[][..]),
-        Arity::Many => ([None, None], &terms[a..b]),
-    };
-    let terms = terms.iter().map(|&t| t as usize);
-    pair.into_iter().flatten().chain(terms)
 }

@@ -8,6 +8,7 @@
 
 use super::address::{AddressMap, AddressSet};
 use super::layout::all_finite;
+use super::layout::Step;
 use super::Tape;
 use crate::engine::op::Op;
 use crate::engine::rules::Arity;
@@ -50,15 +51,19 @@ impl Tape {
             )));
         }
         let order = topological_order(root);
-        if u32::try_from(order.len()).is_err() {
+        // One index more for the constant 1.0 after the root.
+        if order.len() >= u32::MAX as usize {
             return Err(Error::InvalidInput(format!(
-                "the graph has {} nodes; a tape holds at most {} (u32 indices)",
+                "the graph has {} nodes; a tape holds fewer than {} (u32 indices)",
                 order.len(),
                 u32::MAX
             )));
         }
-        let (leaves, inner): (Vec<Value>, Vec<Value>) =
-            order.into_iter().partition(|v| v.node().op == Op::Leaf);
+        let fused = fused_products(&order);
+        let (leaves, inner): (Vec<Value>, Vec<Value>) = order
+            .into_iter()
+            .filter(|v| !fused.contains(&v.address()))
+            .partition(|v| v.node().op == Op::Leaf);
 
         // Node index of every value: leaves first, then the inner nodes in order.
         let index: AddressMap<u32> = leaves
@@ -70,47 +75,82 @@ impl Tape {
         let idx = |v: &Value| index[&v.address()];
 
         let n = leaves.len() + inner.len();
+        let one = n as u32;
         let mut tape = Tape {
             leaf_index: AddressMap::default(),
-            ops: Vec::with_capacity(n),
+            steps: Vec::with_capacity(n),
             args: Vec::with_capacity(n),
             consts: vec![0.0],
-            terms: Vec::new(),
-            data: Vec::with_capacity(n),
-            grad: vec![0.0; n],
+            pairs: Vec::new(),
+            data: Vec::with_capacity(n + 1),
+            grad: vec![0.0; n + 1],
             labels: Vec::new(),
             data_finite: true,
+            unflushed: false,
             leaves: Vec::new(),
         };
         for (v, k) in leaves.iter().chain(&inner).zip(0u32..) {
             let node = v.node();
             let parents = node.parents();
-            let args = match node.op.arity() {
-                Arity::Zero => [0, 0],
-                Arity::One if node.param() == 0.0 => [idx(&parents[0]), 0],
+            let (step, args) = match node.op.arity() {
+                Arity::Zero => (Step::Leaf, [0, 0]),
+                Arity::One if node.param() == 0.0 => (Step::Unary(node.op), [idx(&parents[0]), 0]),
                 Arity::One => {
                     tape.consts.push(node.param());
-                    [idx(&parents[0]), (tape.consts.len() - 1) as u32]
+                    let c = (tape.consts.len() - 1) as u32;
+                    (Step::Unary(node.op), [idx(&parents[0]), c])
                 }
-                Arity::Two => [idx(&parents[0]), idx(&parents[1])],
+                Arity::Two => (Step::Binary(node.op), [idx(&parents[0]), idx(&parents[1])]),
                 Arity::Many => {
-                    let start = tape.terms.len();
-                    tape.terms.extend(parents.iter().map(idx));
-                    [start as u32, tape.terms.len() as u32]
+                    let start = tape.pairs.len() as u32;
+                    for term in parents {
+                        let pair = if fused.contains(&term.address()) {
+                            let factors = term.node();
+                            [idx(&factors.parents()[0]), idx(&factors.parents()[1])]
+                        } else {
+                            [idx(term), one]
+                        };
+                        tape.pairs.push(pair);
+                    }
+                    (Step::Dot, [start, tape.pairs.len() as u32])
                 }
             };
-            tape.ops.push(node.op);
+            tape.steps.push(step);
             tape.args.push(args);
             tape.data.push(node.data);
             if let Some(label) = node.label() {
                 tape.labels.push((k, label.into()));
             }
         }
+        tape.data.push(1.0);
         tape.leaf_index = leaves.iter().map(|v| (v.address(), idx(v))).collect();
         tape.leaves = leaves;
         tape.data_finite = all_finite(&tape.data);
         Ok(tape)
     }
+}
+
+/// The products that can be fused into the `sum` using them (see [`Tape`]): the
+/// unlabelled `*` nodes whose one and only use is as a term of a `sum`. No one can ask
+/// the tape about them, and the sum's dot product computes them with the same
+/// arithmetic.
+fn fused_products(order: &[Value]) -> AddressSet {
+    let mut uses: AddressMap<u32> = AddressMap::default();
+    for v in order {
+        for p in v.node().parents() {
+            *uses.entry(p.address()).or_insert(0) += 1;
+        }
+    }
+    let mut fused = AddressSet::default();
+    for v in order.iter().filter(|v| v.node().op == Op::Sum) {
+        for term in v.node().parents() {
+            let node = term.node();
+            if node.op == Op::Mul && node.label().is_none() && uses[&term.address()] == 1 {
+                fused.insert(term.address());
+            }
+        }
+    }
+    fused
 }
 
 /// Every value `root` was computed from, each once, every node after its parents and

@@ -1,8 +1,8 @@
 //! The forward pass: read the leaves, then compute every inner node in order.
 
-use super::layout::all_finite;
+use super::layout::{all_finite, Step};
 use super::Tape;
-use crate::engine::rules::Arity;
+use crate::engine::op::Op;
 use crate::error::{Error, Pass};
 
 impl Tape {
@@ -33,24 +33,25 @@ impl Tape {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn forward(&mut self) -> Result<f64, Error> {
+        self.read_leaves();
+        self.run_forward()
+    }
+
+    /// The forward loop over the inner nodes, from the leaf data the tape holds.
+    pub(super) fn run_forward(&mut self) -> Result<f64, Error> {
         let first = self.leaves.len();
-        for (d, leaf) in self.data.iter_mut().zip(&self.leaves) {
-            *d = leaf.data();
-        }
         // A NaN or infinity is noted on the way (a compare per node, no branch) and
         // located afterwards.
         let mut finite = all_finite(&self.data[..first]);
-        let data = &mut self.data;
-        for k in first..data.len() {
-            let op = self.ops[k];
+        let (data, pairs, consts) = (&mut self.data, &self.pairs, &self.consts);
+        for k in first..self.steps.len() {
             let [a, b] = self.args[k].map(|i| i as usize);
-            let out = match op.arity() {
-                Arity::Two => op.forward(data[a], data[b], 0.0),
-                Arity::Many => self.terms[a..b]
-                    .iter()
-                    .fold(0.0, |acc, &t| acc + data[t as usize]),
+            let out = match self.steps[k] {
+                Step::Dot => dot(data, &pairs[a..b]),
+                Step::Binary(op) => op.forward(data[a], data[b], 0.0),
+                Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
                 // (No inner node is a leaf.)
-                Arity::One | Arity::Zero => op.forward(data[a], 0.0, self.consts[b]),
+                Step::Leaf => data[k],
             };
             data[k] = out;
             finite &= out.is_finite();
@@ -66,11 +67,35 @@ impl Tape {
     /// parents are finite, so its op (or, for a leaf, the user) made it.
     pub(super) fn forward_anomaly(&self) -> Error {
         let k = self.data.iter().position(|x| !x.is_finite()).unwrap_or(0);
+        let (mut op, mut label, mut value) =
+            (self.steps[k].symbol(), self.label_of(k), self.data[k]);
+        if self.steps[k] == Step::Dot {
+            // A fused product may have made it (its factors are finite): name the `*`,
+            // which had no label.
+            let [a, b] = self.args[k].map(|i| i as usize);
+            let product = |&[x, y]: &[u32; 2]| self.data[x as usize] * self.data[y as usize];
+            if let Some(bad) = self.pairs[a..b]
+                .iter()
+                .map(product)
+                .find(|p| !p.is_finite())
+            {
+                (op, label, value) = (Op::Mul.symbol(), None, bad);
+            }
+        }
         Error::NonFinite {
             pass: Pass::Forward,
-            op: self.ops[k].symbol(),
-            label: self.label_of(k),
-            value: self.data[k],
+            op,
+            label,
+            value,
         }
     }
+}
+
+/// `sum(data[x] * data[y] for [x, y] in pairs)`, left to right from 0.0, as Python's
+/// `sum()` adds the terms of a neuron.
+#[inline]
+pub(super) fn dot(data: &[f64], pairs: &[[u32; 2]]) -> f64 {
+    pairs.iter().fold(0.0, |acc, &[x, y]| {
+        acc + data[x as usize] * data[y as usize]
+    })
 }

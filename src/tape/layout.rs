@@ -14,14 +14,21 @@ use crate::error::Error;
 /// nodes in topological order (every node after its parents), the root last. Node
 /// indices are `u32`.
 ///
-/// | array | inner node `k` with arity 1 | arity 2 | `sum` |
-/// |-------|-----------------------------|---------|-------|
-/// | `ops[k]` | its op | its op | `Sum` |
-/// | `args[k]` | `[parent, index into consts]` | `[a, b]` | `[start, end]`: its terms are `terms[start..end]` |
+/// | `steps[k]` | `args[k]` |
+/// |------------|-----------|
+/// | `Unary(op)` | `[parent, index into consts]` |
+/// | `Binary(op)` | `[a, b]` |
+/// | `Dot` (every `sum`) | `[start, end]`: its terms are `pairs[start..end]` |
 ///
 /// `consts[0]` is 0.0, the constant of every unary op without one; `powf` and
-/// `leaky_relu` nodes point at their own entry. The `sum` terms form a CSR-style list:
-/// `terms` holds the parent indices of all `sum` nodes one after the other.
+/// `leaky_relu` nodes point at their own entry.
+///
+/// A `sum` is stored as a dot product: each of its terms is a pair `[x, y]` of node
+/// indices and adds `data[x] * data[y]`. A term that is a product `a * b` used by
+/// nothing else is *fused* in as the pair `[a, b]` (the `*` node is not on the tape);
+/// any other term `t` becomes `[t, one]`, where node `one` (the last entry of `data`,
+/// after the root) holds 1.0, and `t * 1.0` is `t` exactly. So a neuron
+/// `sum(b, w0*x0, w1*x1, ..)` is one instruction, with the same value, bit for bit.
 ///
 /// See the [module docs](crate::tape) for how to use it.
 pub struct Tape {
@@ -29,22 +36,28 @@ pub struct Tape {
     pub(super) leaves: Vec<Value>,
     /// A leaf's node address → its index, for [`grad_of`](Tape::grad_of).
     pub(super) leaf_index: AddressMap<u32>,
-    /// The op of each node (`Leaf` for the leaves).
-    pub(super) ops: Vec<Op>,
+    /// What each node computes (`Leaf` for the leaves).
+    pub(super) steps: Vec<Step>,
     /// The two operands of each node (see the table above); `[0, 0]` for leaves.
     pub(super) args: Vec<[u32; 2]>,
     /// The constants of `powf` / `leaky_relu`, after a 0.0 shared by all other ops.
     pub(super) consts: Vec<f64>,
-    /// The terms of all `sum` nodes, back to back.
-    pub(super) terms: Vec<u32>,
-    /// Each node's value from the last forward pass (or from the graph, before one).
+    /// The terms of all `sum` nodes, back to back, as pairs to multiply.
+    pub(super) pairs: Vec<[u32; 2]>,
+    /// Each node's value from the last forward pass (or from the graph, before one),
+    /// then the constant 1.0 of the unfused `sum` terms.
     pub(super) data: Vec<f64>,
-    /// Each node's gradient from the last backward pass (0 before one).
+    /// Each node's gradient from the last backward pass (0 before one); for the leaves,
+    /// the sum over the runs since the last flush (see [`Tape::accumulate`]). The last
+    /// entry, for the constant 1.0, collects products no one reads.
     pub(super) grad: Vec<f64>,
     /// The labels of the labelled nodes, sorted by node index (for error messages).
     pub(super) labels: Vec<(u32, Box<str>)>,
     /// Whether every entry of `data` is finite.
     pub(super) data_finite: bool,
+    /// Whether the leaves' entries of `grad` are sums of [`Tape::accumulate`] runs not
+    /// yet handed to the `Value`s (rather than the gradient of the last `backward`).
+    pub(super) unflushed: bool,
 }
 
 impl Tape {
@@ -63,12 +76,13 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn value(&self) -> f64 {
-        self.data[self.data.len() - 1]
+        self.data[self.root()]
     }
 
     /// d root / d `leaf` from the last [`backward`](Tape::backward) of this tape alone
     /// (unlike `leaf.grad()`, which adds up every backward pass since the last
-    /// `zero_grad`); 0 before the first backward.
+    /// `zero_grad`); 0 before the first backward. After [`accumulate`](Tape::accumulate)
+    /// it is the sum over the runs since the last [`flush_grads`](Tape::flush_grads).
     ///
     /// # Errors
     ///
@@ -109,17 +123,31 @@ impl Tape {
         &self.leaves
     }
 
-    /// How many nodes the tape holds, leaves included (each shared node once).
+    /// How many nodes the tape holds, leaves included (each shared node once). Products
+    /// fused into the `sum` that uses them (see [`Tape`]) are not nodes of the tape.
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let x = Value::new(2.0);
     /// let y = &x * &x;                       // nodes: x, y
     /// assert_eq!(Tape::compile(&(&y + &y))?.node_count(), 3);
+    /// let (w, b) = (Value::new(0.5), Value::new(1.0));
+    /// let z: Value = [b, &w * &x].into_iter().sum(); // w * x is fused into the sum
+    /// assert_eq!(Tape::compile(&z)?.node_count(), 4); // w, x, b, sum
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn node_count(&self) -> usize {
-        self.ops.len()
+        self.steps.len()
+    }
+
+    /// The index of the root: the last node.
+    pub(super) fn root(&self) -> usize {
+        self.steps.len() - 1
+    }
+
+    /// The index of the constant 1.0 that unfused `sum` terms are multiplied by.
+    pub(super) fn one(&self) -> usize {
+        self.steps.len()
     }
 
     /// The label of node `k`, if it has one (for error messages).
@@ -137,6 +165,30 @@ impl fmt::Debug for Tape {
             .field("leaves", &self.leaves.len())
             .field("value", &self.value())
             .finish()
+    }
+}
+
+/// What the tape computes at one node (see the table at [`Tape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// A leaf: its value is read from its `Value`.
+    Leaf,
+    /// An op with one parent.
+    Unary(Op),
+    /// An op with two parents.
+    Binary(Op),
+    /// A `sum`, stored as a dot product.
+    Dot,
+}
+
+impl Step {
+    /// The op's name in error messages, as [`Value::op`] gives it.
+    pub(super) fn symbol(self) -> &'static str {
+        match self {
+            Step::Leaf => Op::Leaf.symbol(),
+            Step::Unary(op) | Step::Binary(op) => op.symbol(),
+            Step::Dot => Op::Sum.symbol(),
+        }
     }
 }
 

@@ -20,6 +20,7 @@
 //! | `compile.rs` | [`Tape::compile`]: topological order, flattening |
 //! | `forward.rs` | [`Tape::forward`] |
 //! | `backward.rs` | [`Tape::backward`] |
+//! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
 //! | `address.rs` | hash maps keyed by node addresses |
 //!
 //! ```
@@ -48,10 +49,12 @@
 
 mod address;
 mod backward;
+mod batch;
 mod compile;
 mod forward;
 mod layout;
 
+pub use batch::Inputs;
 pub use layout::Tape;
 
 /// Runs the example of `docs/tape.md` as a doctest, so the guide stays correct.

@@ -1,0 +1,218 @@
+//! Mini-batches on one tape: compile the graph of *one* sample, then run it once per
+//! sample with new inputs, summing the parameters' gradients inside the tape, and hand
+//! them to the `Value`s once per batch.
+//!
+//! [`forward`](Tape::forward) and [`backward`](Tape::backward) talk to the leaf `Value`s
+//! on every run: they read every leaf's data and add into every leaf's grad. For a model
+//! with many parameters and a small graph per sample (an MLP on MNIST: 25,000 weights,
+//! one image), that traffic costs as much as the arithmetic. The methods here keep the
+//! leaves' data and gradients in the tape between runs:
+//!
+//! 1. [`read_leaves`](Tape::read_leaves) once per batch (the optimiser changed the
+//!    parameters through their `Value`s);
+//! 2. per sample, [`set_inputs`](Tape::set_inputs) writes the sample into the tape (not
+//!    into the input `Value`s), and [`accumulate`](Tape::accumulate) runs forward and
+//!    backward, adding d loss / d leaf into the tape's per-leaf sums;
+//! 3. [`flush_grads`](Tape::flush_grads) adds those sums into the leaf `Value`s' grads
+//!    and resets them; then the optimiser steps as usual.
+
+use super::Tape;
+use crate::engine::Value;
+use crate::error::Error;
+
+/// Which leaves of a [`Tape`] a sample fills, in order: made by [`Tape::inputs`], used
+/// by [`Tape::set_inputs`].
+#[derive(Clone, Debug)]
+pub struct Inputs {
+    /// The leaves' node indices.
+    nodes: Vec<u32>,
+    /// The number of nodes of the tape it was made for (a cheap check against mixing
+    /// tapes up).
+    tape_nodes: usize,
+}
+
+impl Inputs {
+    /// How many numbers a sample has: the number of input leaves.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let x = [Value::new(1.0), Value::new(2.0)];
+    /// let tape = Tape::compile(&(&x[0] * &x[1]))?;
+    /// assert_eq!(tape.inputs(&x)?.len(), 2);
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether there are no input leaves.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let x = Value::new(1.0);
+    /// let tape = Tape::compile(&x.exp())?;
+    /// assert!(tape.inputs(&[])?.is_empty());
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+}
+
+impl Tape {
+    /// Copies every leaf `Value`'s data into the tape, as [`forward`](Tape::forward)
+    /// does first: call it after the optimiser changed the parameters, before the
+    /// [`accumulate`](Tape::accumulate) runs of the next batch.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let w = Value::new(2.0);
+    /// let mut tape = Tape::compile(&(&w * &w))?;
+    /// w.set_data(3.0);
+    /// tape.read_leaves();
+    /// assert_eq!(tape.accumulate()?, 9.0);
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn read_leaves(&mut self) {
+        for (d, leaf) in self.data.iter_mut().zip(&self.leaves) {
+            *d = leaf.data();
+        }
+    }
+
+    /// Names the leaves that [`set_inputs`](Tape::set_inputs) fills, in the order of a
+    /// sample's numbers (a sample's features, or its features then its one-hot label).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotOnTape`] if one of `leaves` is not a leaf of this tape.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Error, Value};
+    /// let (w, x) = (Value::new(2.0), Value::new(0.0));
+    /// let tape = Tape::compile(&(&w * &x))?;
+    /// assert!(tape.inputs(&[x.clone()]).is_ok());
+    /// assert!(matches!(tape.inputs(&[x.exp()]), Err(Error::NotOnTape { .. })));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn inputs(&self, leaves: &[Value]) -> Result<Inputs, Error> {
+        let nodes = leaves
+            .iter()
+            .map(|leaf| match self.leaf_index.get(&leaf.address()) {
+                Some(&i) => Ok(i),
+                None => Err(Error::NotOnTape {
+                    label: leaf.label(),
+                }),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Inputs {
+            nodes,
+            tape_nodes: self.node_count(),
+        })
+    }
+
+    /// Writes one sample into the tape's copy of the input leaves (the input `Value`s
+    /// are not touched), for the next [`accumulate`](Tape::accumulate).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InputWidth`] if `sample` does not have one number per input leaf;
+    /// [`Error::InvalidInput`] if `inputs` was made by another tape.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let (w, x) = (Value::new(2.0), Value::new(0.0));
+    /// let mut tape = Tape::compile(&(&w * &x))?;
+    /// let input = tape.inputs(&[x.clone()])?;
+    /// tape.set_inputs(&input, &[5.0])?;
+    /// assert_eq!(tape.accumulate()?, 10.0);
+    /// assert_eq!(x.data(), 0.0);
+    /// assert!(tape.set_inputs(&input, &[1.0, 2.0]).is_err());
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn set_inputs(&mut self, inputs: &Inputs, sample: &[f64]) -> Result<(), Error> {
+        if inputs.tape_nodes != self.node_count() {
+            return Err(Error::InvalidInput(
+                "these Inputs were made by another tape (Tape::inputs)".to_owned(),
+            ));
+        }
+        if sample.len() != inputs.len() {
+            return Err(Error::InputWidth {
+                expected: inputs.len(),
+                got: sample.len(),
+            });
+        }
+        for (&k, &x) in inputs.nodes.iter().zip(sample) {
+            self.data[k as usize] = x;
+        }
+        Ok(())
+    }
+
+    /// One run for a mini-batch: forward from the leaf data the tape holds (as last set
+    /// by [`read_leaves`](Tape::read_leaves), [`set_inputs`](Tape::set_inputs) or
+    /// [`forward`](Tape::forward)), then backward, **adding** d root / d leaf into the
+    /// tape's own per-leaf sums instead of into the leaf `Value`s. Returns the root's
+    /// value. [`flush_grads`](Tape::flush_grads) hands the sums to the `Value`s.
+    ///
+    /// Summed over a batch this gives the same gradients as a
+    /// [`forward`](Tape::forward) + [`backward`](Tape::backward) per sample.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] as [`forward`](Tape::forward) and
+    /// [`backward`](Tape::backward) report it. After a backward error the sums since the
+    /// last flush are set to 0 (no leaf `Value` is touched).
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let (w, x) = (Value::new(3.0), Value::new(0.0));
+    /// let mut tape = Tape::compile(&(&w * &x))?;
+    /// let input = tape.inputs(&[x.clone()])?;
+    /// tape.read_leaves();
+    /// for sample in [1.0, 2.0, 4.0] {
+    ///     tape.set_inputs(&input, &[sample])?;
+    ///     tape.accumulate()?;
+    /// }
+    /// assert_eq!(w.grad(), 0.0);              // not flushed yet
+    /// tape.flush_grads();
+    /// assert_eq!(w.grad(), 7.0);              // d (w x) / dw = x, summed
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn accumulate(&mut self) -> Result<f64, Error> {
+        let value = self.run_forward()?;
+        if !self.unflushed {
+            // The leaves' entries hold the last `backward`'s gradient: start the sums.
+            let first = self.leaves.len();
+            self.grad[..first].fill(0.0);
+            self.unflushed = true;
+        }
+        self.run_backward()?;
+        Ok(value)
+    }
+
+    /// Adds the gradients summed by [`accumulate`](Tape::accumulate) into the leaf
+    /// `Value`s' grads (as [`backward`](Tape::backward) would have, run by run) and
+    /// resets the sums to 0.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let w = Value::new(3.0);
+    /// let mut tape = Tape::compile(&(&w * &w))?;
+    /// tape.accumulate()?;
+    /// tape.accumulate()?;
+    /// tape.flush_grads();
+    /// tape.flush_grads();                     // nothing left to add
+    /// assert_eq!(w.grad(), 12.0);             // 2 runs of d (w w) / dw = 2 w
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn flush_grads(&mut self) {
+        if !self.unflushed {
+            return;
+        }
+        self.unflushed = false;
+        let first = self.leaves.len();
+        for (leaf, g) in self.leaves.iter().zip(&mut self.grad[..first]) {
+            leaf.add_grad(*g);
+            *g = 0.0;
+        }
+    }
+}
