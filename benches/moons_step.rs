@@ -38,8 +38,7 @@ fn notebook_loss(model: &MLP, data: &Dataset) -> Value {
         .iter()
         .map(|x| model.forward_f64(x).expect("2 inputs").remove(0))
         .collect();
-    svm_hinge(&scores, &data.labels).expect("labels are -1 or 1")
-        + l2(&model.parameters(), ALPHA)
+    svm_hinge(&scores, &data.labels).expect("labels are -1 or 1") + l2(&model.parameters(), ALPHA)
 }
 
 /// The same network and loss with no graph: plain arrays, derivatives by hand.

@@ -95,7 +95,7 @@ impl Tape {
     fn sweep<const CHECK: bool>(&mut self) -> Option<(&'static str, Option<usize>, f64)> {
         let first = self.leaves.len();
         let (root, one) = (self.root(), self.one());
-        let (data, grad, pairs) = (&self.data, &mut self.grad, &self.pairs);
+        let (data, grad, runs) = (&self.data, &mut self.grad, &self.runs);
         grad[first..].fill(0.0);
         grad[root] = 1.0;
         for k in (first..=root).rev() {
@@ -103,23 +103,20 @@ impl Tape {
             let g = grad[k];
             match self.steps[k] {
                 Step::Dot => {
-                    for &[x, y] in &pairs[a..b] {
-                        let (x, y) = (x as usize, y as usize);
+                    for &run in &runs[a..b] {
                         // d (x * y) / dx = y: Python's `self.grad += other.data * out.grad`
-                        let (dx, dy) = (data[y] * g, data[x] * g);
-                        grad[x] += dx;
-                        grad[y] += dy;
+                        add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
+                        add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
                         if CHECK {
-                            if let Some(&bad) =
-                                [x, y].iter().find(|&&p| p != one && !grad[p].is_finite())
-                            {
+                            let parents = run.xs().chain(run.ys()).filter(|&p| p != one);
+                            if let Some(p) = parents.into_iter().find(|&p| !grad[p].is_finite()) {
                                 // An unfused term: the sum's rule; else the fused `*`'s.
-                                let culprit = if y == one {
+                                let (op, node) = if run.y as usize == one {
                                     ("sum", Some(k))
                                 } else {
                                     ("*", None)
                                 };
-                                return Some((culprit.0, culprit.1, grad[bad]));
+                                return Some((op, node, grad[p]));
                             }
                         }
                     }
@@ -146,5 +143,14 @@ impl Tape {
             }
         }
         None
+    }
+}
+
+/// `grad[i] += factor[i] * g` for every `i`: one half of the chain rule through a run
+/// of products.
+#[inline]
+fn add_scaled(grad: &mut [f64], factor: &[f64], g: f64) {
+    for (gi, f) in grad.iter_mut().zip(factor) {
+        *gi += f * g;
     }
 }

@@ -8,7 +8,7 @@
 
 use super::address::{AddressMap, AddressSet};
 use super::layout::all_finite;
-use super::layout::Step;
+use super::layout::{Run, Step};
 use super::Tape;
 use crate::engine::op::Op;
 use crate::engine::rules::Arity;
@@ -60,10 +60,13 @@ impl Tape {
             )));
         }
         let fused = fused_products(&order);
-        let (leaves, inner): (Vec<Value>, Vec<Value>) = order
-            .into_iter()
-            .filter(|v| !fused.contains(&v.address()))
-            .partition(|v| v.node().op == Op::Leaf);
+        let inner: Vec<Value> = order
+            .iter()
+            .filter(|v| v.node().op != Op::Leaf && !fused.contains(&v.address()))
+            .cloned()
+            .collect();
+        let inner = by_depth(inner, &fused);
+        let leaves = leaves_by_first_use(&inner, &fused);
 
         // Node index of every value: leaves first, then the inner nodes in order.
         let index: AddressMap<u32> = leaves
@@ -81,7 +84,7 @@ impl Tape {
             steps: Vec::with_capacity(n),
             args: Vec::with_capacity(n),
             consts: vec![0.0],
-            pairs: Vec::new(),
+            runs: Vec::new(),
             data: Vec::with_capacity(n + 1),
             grad: vec![0.0; n + 1],
             labels: Vec::new(),
@@ -102,17 +105,12 @@ impl Tape {
                 }
                 Arity::Two => (Step::Binary(node.op), [idx(&parents[0]), idx(&parents[1])]),
                 Arity::Many => {
-                    let start = tape.pairs.len() as u32;
-                    for term in parents {
-                        let pair = if fused.contains(&term.address()) {
-                            let factors = term.node();
-                            [idx(&factors.parents()[0]), idx(&factors.parents()[1])]
-                        } else {
-                            [idx(term), one]
-                        };
-                        tape.pairs.push(pair);
+                    let start = tape.runs.len();
+                    for (x, y) in terms(v, &fused) {
+                        let y = y.as_ref().map_or(one, idx);
+                        tape.push_term(start, idx(&x), y);
                     }
-                    (Step::Dot, [start, tape.pairs.len() as u32])
+                    (Step::Dot, [start as u32, tape.runs.len() as u32])
                 }
             };
             tape.steps.push(step);
@@ -151,6 +149,83 @@ fn fused_products(order: &[Value]) -> AddressSet {
         }
     }
     fused
+}
+
+impl Tape {
+    /// Appends the term `data[x] * data[y]` to the runs of the `sum` whose runs start
+    /// at `start`: it extends the last run if both indices follow on from it.
+    fn push_term(&mut self, start: usize, x: u32, y: u32) {
+        match self.runs[start..].last_mut() {
+            Some(run) if run.x + run.len == x && run.y + run.len == y => run.len += 1,
+            _ => self.runs.push(Run { x, y, len: 1 }),
+        }
+    }
+}
+
+/// The terms of the `sum` node `sum` as the two factors the tape multiplies: `(a,
+/// Some(b))` for a fused product `a * b`, `(t, None)` for any other term `t` (`None`
+/// standing for the constant 1).
+fn terms(sum: &Value, fused: &AddressSet) -> Vec<(Value, Option<Value>)> {
+    let node = sum.node();
+    node.parents()
+        .iter()
+        .map(|term| {
+            if fused.contains(&term.address()) {
+                // (A fused product's parents are `[a, b]`; `a * a` has `a` twice.)
+                let factors = term.node().parents().to_vec();
+                (factors[0].clone(), Some(factors[1].clone()))
+            } else {
+                (term.clone(), None)
+            }
+        })
+        .collect()
+}
+
+/// The operands the tape reads for an inner node: its parents, or for a `sum` the
+/// factors of its terms (the first factors of all terms, then the second ones).
+fn operands(v: &Value, fused: &AddressSet) -> Vec<Value> {
+    if v.node().op != Op::Sum {
+        return v.node().parents().to_vec();
+    }
+    let terms = terms(v, fused);
+    let firsts = terms.iter().map(|(x, _)| x.clone());
+    let seconds = terms.iter().filter_map(|(_, y)| y.clone());
+    firsts.chain(seconds).collect()
+}
+
+/// The inner nodes sorted (stably) by depth: a leaf has depth 0, an inner node one more
+/// than its deepest operand. This is still a topological order, and it puts the outputs
+/// of one layer of a network (the same op at the same depth, one neuron after the other)
+/// next to each other, so that the next layer's `sum`s read them as contiguous runs.
+fn by_depth(mut inner: Vec<Value>, fused: &AddressSet) -> Vec<Value> {
+    let mut depth: AddressMap<u32> = AddressMap::default();
+    for v in &inner {
+        let deepest = operands(v, fused)
+            .iter()
+            .map(|p| depth.get(&p.address()).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        depth.insert(v.address(), deepest + 1);
+    }
+    inner.sort_by_key(|v| depth[&v.address()]);
+    inner
+}
+
+/// The leaves in the order the inner nodes first read them, a `sum` reading the first
+/// factors of its terms before the second ones. A neuron `sum(b, w0*x0, w1*x1, ..)` thus
+/// places `b, w0, w1, ..` next to each other, then its inputs `x0, x1, ..`: its terms
+/// become contiguous runs.
+fn leaves_by_first_use(inner: &[Value], fused: &AddressSet) -> Vec<Value> {
+    let mut seen = AddressSet::default();
+    let mut leaves = Vec::new();
+    for v in inner {
+        for p in operands(v, fused) {
+            if p.node().op == Op::Leaf && seen.insert(p.address()) {
+                leaves.push(p);
+            }
+        }
+    }
+    leaves
 }
 
 /// Every value `root` was computed from, each once, every node after its parents and

@@ -1,6 +1,6 @@
 //! The forward pass: read the leaves, then compute every inner node in order.
 
-use super::layout::{all_finite, Step};
+use super::layout::{all_finite, Run, Step};
 use super::Tape;
 use crate::engine::op::Op;
 use crate::error::{Error, Pass};
@@ -43,11 +43,11 @@ impl Tape {
         // A NaN or infinity is noted on the way (a compare per node, no branch) and
         // located afterwards.
         let mut finite = all_finite(&self.data[..first]);
-        let (data, pairs, consts) = (&mut self.data, &self.pairs, &self.consts);
+        let (data, runs, consts) = (&mut self.data, &self.runs, &self.consts);
         for k in first..self.steps.len() {
             let [a, b] = self.args[k].map(|i| i as usize);
             let out = match self.steps[k] {
-                Step::Dot => dot(data, &pairs[a..b]),
+                Step::Dot => dot(data, &runs[a..b]),
                 Step::Binary(op) => op.forward(data[a], data[b], 0.0),
                 Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
                 // (No inner node is a leaf.)
@@ -73,12 +73,11 @@ impl Tape {
             // A fused product may have made it (its factors are finite): name the `*`,
             // which had no label.
             let [a, b] = self.args[k].map(|i| i as usize);
-            let product = |&[x, y]: &[u32; 2]| self.data[x as usize] * self.data[y as usize];
-            if let Some(bad) = self.pairs[a..b]
-                .iter()
-                .map(product)
-                .find(|p| !p.is_finite())
-            {
+            let products = self.runs[a..b].iter().flat_map(|r| {
+                let (xs, ys) = (&self.data[r.xs()], &self.data[r.ys()]);
+                xs.iter().zip(ys).map(|(x, y)| x * y)
+            });
+            if let Some(bad) = products.into_iter().find(|p| !p.is_finite()) {
                 (op, label, value) = (Op::Mul.symbol(), None, bad);
             }
         }
@@ -91,11 +90,12 @@ impl Tape {
     }
 }
 
-/// `sum(data[x] * data[y] for [x, y] in pairs)`, left to right from 0.0, as Python's
+/// `sum(data[x] * data[y] for [x, y] in runs)`, left to right from 0.0, as Python's
 /// `sum()` adds the terms of a neuron.
 #[inline]
-pub(super) fn dot(data: &[f64], pairs: &[[u32; 2]]) -> f64 {
-    pairs.iter().fold(0.0, |acc, &[x, y]| {
-        acc + data[x as usize] * data[y as usize]
+fn dot(data: &[f64], runs: &[Run]) -> f64 {
+    runs.iter().fold(0.0, |acc, run| {
+        let (xs, ys) = (&data[run.xs()], &data[run.ys()]);
+        xs.iter().zip(ys).fold(acc, |acc, (x, y)| acc + x * y)
     })
 }

@@ -18,7 +18,7 @@ use crate::error::Error;
 /// |------------|-----------|
 /// | `Unary(op)` | `[parent, index into consts]` |
 /// | `Binary(op)` | `[a, b]` |
-/// | `Dot` (every `sum`) | `[start, end]`: its terms are `pairs[start..end]` |
+/// | `Dot` (every `sum`) | `[start, end]`: its terms are `runs[start..end]` |
 ///
 /// `consts[0]` is 0.0, the constant of every unary op without one; `powf` and
 /// `leaky_relu` nodes point at their own entry.
@@ -29,6 +29,12 @@ use crate::error::Error;
 /// any other term `t` becomes `[t, one]`, where node `one` (the last entry of `data`,
 /// after the root) holds 1.0, and `t * 1.0` is `t` exactly. So a neuron
 /// `sum(b, w0*x0, w1*x1, ..)` is one instruction, with the same value, bit for bit.
+///
+/// Consecutive pairs `[x, y], [x + 1, y + 1], ..` are stored as one [`Run`], so that the
+/// loops over them read contiguous slices (which the compiler vectorises where it
+/// may). Compiling orders the nodes to make runs long: the leaves in the order the
+/// `sum`s read them (a neuron's weights next to each other, then its inputs), the inner
+/// nodes by depth (a layer's outputs next to each other).
 ///
 /// See the [module docs](crate::tape) for how to use it.
 pub struct Tape {
@@ -42,8 +48,8 @@ pub struct Tape {
     pub(super) args: Vec<[u32; 2]>,
     /// The constants of `powf` / `leaky_relu`, after a 0.0 shared by all other ops.
     pub(super) consts: Vec<f64>,
-    /// The terms of all `sum` nodes, back to back, as pairs to multiply.
-    pub(super) pairs: Vec<[u32; 2]>,
+    /// The terms of all `sum` nodes, back to back, as runs of pairs to multiply.
+    pub(super) runs: Vec<Run>,
     /// Each node's value from the last forward pass (or from the graph, before one),
     /// then the constant 1.0 of the unfused `sum` terms.
     pub(super) data: Vec<f64>,
@@ -165,6 +171,29 @@ impl fmt::Debug for Tape {
             .field("leaves", &self.leaves.len())
             .field("value", &self.value())
             .finish()
+    }
+}
+
+/// The terms `data[x + i] * data[y + i]` for `i` in `0..len` of a `sum` (see [`Tape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Run {
+    /// The first factor of the first term.
+    pub(super) x: u32,
+    /// The second factor of the first term.
+    pub(super) y: u32,
+    /// How many terms.
+    pub(super) len: u32,
+}
+
+impl Run {
+    /// The indices of the first factors.
+    pub(super) fn xs(self) -> std::ops::Range<usize> {
+        self.x as usize..(self.x + self.len) as usize
+    }
+
+    /// The indices of the second factors.
+    pub(super) fn ys(self) -> std::ops::Range<usize> {
+        self.y as usize..(self.y + self.len) as usize
     }
 }
 
