@@ -26,9 +26,8 @@ use crate::error::Error;
 pub struct Inputs {
     /// The leaves' node indices.
     nodes: Vec<u32>,
-    /// The number of nodes of the tape it was made for (a cheap check against mixing
-    /// tapes up).
-    tape_nodes: usize,
+    /// The [`Tape::id`] of the tape it was made for.
+    tape: u64,
 }
 
 impl Inputs {
@@ -106,7 +105,7 @@ impl Tape {
             .collect::<Result<_, _>>()?;
         Ok(Inputs {
             nodes,
-            tape_nodes: self.node_count(),
+            tape: self.id,
         })
     }
 
@@ -130,7 +129,7 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn set_inputs(&mut self, inputs: &Inputs, sample: &[f64]) -> Result<(), Error> {
-        if inputs.tape_nodes != self.node_count() {
+        if inputs.tape != self.id {
             return Err(Error::InvalidInput(
                 "these Inputs were made by another tape (Tape::inputs)".to_owned(),
             ));

@@ -6,6 +6,8 @@
 //! all of its parents) is the topological order; the leaves are then moved to the front
 //! and every node gets its index in the arrays.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::address::{AddressMap, AddressSet};
 use super::layout::all_finite;
 use super::layout::{Run, Step};
@@ -79,7 +81,9 @@ impl Tape {
 
         let n = leaves.len() + inner.len();
         let one = n as u32;
+        static TAPES: AtomicU64 = AtomicU64::new(0);
         let mut tape = Tape {
+            id: TAPES.fetch_add(1, Ordering::Relaxed),
             leaf_index: AddressMap::default(),
             steps: Vec::with_capacity(n),
             args: Vec::with_capacity(n),

@@ -38,6 +38,9 @@ use crate::error::Error;
 ///
 /// See the [module docs](crate::tape) for how to use it.
 pub struct Tape {
+    /// A number no other tape of this process has (so [`Inputs`](super::Inputs) know
+    /// their tape).
+    pub(super) id: u64,
     /// The leaves, as handles: node `i < leaves.len()` is `leaves[i]`.
     pub(super) leaves: Vec<Value>,
     /// A leaf's node address → its index, for [`grad_of`](Tape::grad_of).

@@ -1,0 +1,169 @@
+//! Lesson 24: one tape for a whole data set. Compile the graph of one sample, then run
+//! it per sample with new inputs (`set_inputs` + `accumulate`), and hand the summed
+//! gradients to the parameters once per batch (`flush_grads`).
+//!
+//! Python has no tape; the loop these tests mirror is micrograd's
+//! `for x, y in batch: loss = ...; loss.backward()` (gradients add up in `p.grad`).
+
+use approx::assert_relative_eq;
+use micrograd::prelude::*;
+use micrograd::random::PythonRandom;
+use micrograd::tape::Tape;
+use micrograd::Pass;
+
+/// Tape against dynamic graph, as in `21_tape.rs`.
+const REL: f64 = 1e-12;
+
+const SAMPLES: [([f64; 3], f64); 4] = [
+    ([2.0, 3.0, -1.0], 1.0),
+    ([3.0, -1.0, 0.5], -1.0),
+    ([0.5, 1.0, 1.0], -1.0),
+    ([1.0, 1.0, -1.0], 1.0),
+];
+
+/// The squared error of an MLP(3, [4, 4, 1]) on one sample.
+fn squared_error(model: &MLP, x: &[Value], y: &Value) -> Value {
+    (&model.forward(x).unwrap()[0] - y).powf(2.0)
+}
+
+// for x, y in zip(xs, ys): ((model(x) - y)**2).backward()
+#[test]
+fn accumulating_over_a_batch_gives_the_summed_gradients_of_the_dynamic_graph() {
+    let model = MLP::new(3, &[4, 4, 1], &mut PythonRandom::seed(1337));
+    let x: Vec<Value> = (0..3).map(|_| Value::new(0.0)).collect();
+    let y = Value::new(0.0);
+    let mut tape = Tape::compile(&squared_error(&model, &x, &y)).unwrap();
+    let (x_in, y_in) = (tape.inputs(&x).unwrap(), tape.inputs(&[y]).unwrap());
+
+    tape.read_leaves();
+    let mut tape_loss = 0.0;
+    for (xs, ys) in SAMPLES {
+        tape.set_inputs(&x_in, &xs).unwrap();
+        tape.set_inputs(&y_in, &[ys]).unwrap();
+        tape_loss += tape.accumulate().unwrap();
+    }
+    // Nothing reaches the parameters before the flush.
+    assert!(model.parameters().iter().all(|p| p.grad() == 0.0));
+    tape.flush_grads();
+    let tape_grads: Vec<f64> = model.parameters().iter().map(Value::grad).collect();
+
+    model.zero_grad();
+    let mut loss = 0.0;
+    for (xs, ys) in SAMPLES {
+        let xs: Vec<Value> = xs.iter().map(|&v| Value::new(v)).collect();
+        let out = squared_error(&model, &xs, &Value::new(ys));
+        out.backward();
+        loss += out.data();
+    }
+    assert_relative_eq!(tape_loss, loss, max_relative = REL);
+    for (t, p) in tape_grads.iter().zip(model.parameters()) {
+        assert_relative_eq!(*t, p.grad(), max_relative = REL, epsilon = 1e-15);
+    }
+}
+
+#[test]
+fn set_inputs_writes_the_tape_and_not_the_input_values() {
+    let (w, x) = (Value::new(2.0), Value::new(1.0));
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    let input = tape.inputs(std::slice::from_ref(&x)).unwrap();
+    tape.set_inputs(&input, &[5.0]).unwrap();
+    assert_eq!(tape.accumulate().unwrap(), 10.0);
+    assert_eq!(x.data(), 1.0);
+    // forward() reads every leaf's Value again
+    assert_eq!(tape.forward().unwrap(), 2.0);
+}
+
+#[test]
+fn a_flush_hands_over_each_sum_once_and_backward_is_not_flushed_again() {
+    let w = Value::new(3.0);
+    let mut tape = Tape::compile(&(&w * &w)).unwrap();
+    tape.backward().unwrap(); // adds 2w = 6 into w.grad
+    tape.flush_grads(); // nothing accumulated: adds nothing
+    assert_eq!(w.grad(), 6.0);
+    tape.accumulate().unwrap(); // starts a new sum, not from backward's 6
+    tape.accumulate().unwrap();
+    assert_eq!(tape.grad_of(&w).unwrap(), 12.0);
+    tape.flush_grads();
+    tape.flush_grads();
+    assert_eq!(w.grad(), 18.0);
+}
+
+#[test]
+fn a_sample_of_the_wrong_width_or_inputs_of_another_tape_are_refused() {
+    let x = [Value::new(1.0), Value::new(2.0)];
+    let mut tape = Tape::compile(&(&x[0] * &x[1])).unwrap();
+    let input = tape.inputs(&x).unwrap();
+    let err = tape.set_inputs(&input, &[1.0]).unwrap_err();
+    assert!(matches!(
+        err,
+        Error::InputWidth {
+            expected: 2,
+            got: 1
+        }
+    ));
+
+    let other = Tape::compile(&(x[0].exp() + 1.0)).unwrap();
+    let foreign = other.inputs(&x[..1]).unwrap();
+    assert!(matches!(
+        tape.set_inputs(&foreign, &[1.0]),
+        Err(Error::InvalidInput(_))
+    ));
+    let inner = &x[0] + 1.0;
+    assert!(matches!(
+        tape.inputs(&[inner]),
+        Err(Error::NotOnTape { .. })
+    ));
+}
+
+#[test]
+fn a_non_finite_gradient_drops_the_sums_and_touches_no_value() {
+    let x = Value::new(4.0).with_label("x");
+    let mut tape = Tape::compile(&x.sqrt()).unwrap();
+    let input = tape.inputs(std::slice::from_ref(&x)).unwrap();
+    tape.accumulate().unwrap(); // d sqrt(x) / dx = 1/4
+    tape.set_inputs(&input, &[0.0]).unwrap(); // d sqrt(x) / dx at 0 = inf
+    let err = tape.accumulate().unwrap_err();
+    assert!(matches!(
+        err,
+        Error::NonFinite {
+            pass: Pass::Backward,
+            op: "sqrt",
+            ..
+        }
+    ));
+    tape.flush_grads();
+    assert_eq!(x.grad(), 0.0);
+}
+
+// A neuron's sum(b, w0*x0, w1*x1) is one instruction on the tape: the products are
+// fused into the sum, with the same value.
+#[test]
+fn products_used_only_by_a_sum_are_fused_into_it() {
+    let (w0, w1, b) = (Value::new(0.5), Value::new(-1.5), Value::new(0.25));
+    let (x0, x1) = (Value::new(2.0), Value::new(3.0));
+    let z: Value = [b.clone(), &w0 * &x0, &w1 * &x1].into_iter().sum();
+    let tape = Tape::compile(&z).unwrap();
+    assert_eq!(tape.node_count(), 6); // five leaves and the sum
+    assert_eq!(tape.value(), z.data());
+
+    // A product used twice, or labelled, stays a node of its own.
+    let p = &w0 * &x0;
+    let twice: Value = [p.clone(), p.clone()].into_iter().sum();
+    assert_eq!(Tape::compile(&twice).unwrap().node_count(), 4);
+    let labelled: Value = [(&w0 * &x0).with_label("p")].into_iter().sum();
+    assert_eq!(Tape::compile(&labelled).unwrap().node_count(), 4);
+}
+
+#[test]
+fn an_overflow_in_a_fused_product_is_reported_as_the_product() {
+    let (w, x) = (Value::new(1.0), Value::new(1.0));
+    let z: Value = [&w * &x, w.clone()].into_iter().sum();
+    let mut tape = Tape::compile(&z).unwrap();
+    w.set_data(1e200);
+    x.set_data(1e200);
+    let err = tape.forward().unwrap_err();
+    assert!(
+        matches!(err, Error::NonFinite { pass: Pass::Forward, op: "*", value, .. } if value == f64::INFINITY),
+        "{err}"
+    );
+}
