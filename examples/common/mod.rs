@@ -35,3 +35,35 @@ pub fn finish(args: pico_args::Arguments, usage: &str) -> Result {
         Err(format!("unexpected argument {:?}\nusage: {usage}", rest[0]).into())
     }
 }
+
+pub mod classify;
+
+/// The value of flag `name` (e.g. `"--epochs"`), or `default` when it is absent.
+///
+/// Fails with a message naming the flag and what it must be (`expected`) when the value
+/// does not parse as a `T` or `ok` rejects it: `--epochs: "abc" is not a whole number >= 1`.
+pub fn flag<T: std::str::FromStr>(
+    args: &mut pico_args::Arguments,
+    name: &'static str,
+    default: T,
+    expected: &str,
+    ok: impl Fn(&T) -> bool,
+) -> Result<T> {
+    Ok(opt_flag(args, name, expected, ok)?.unwrap_or(default))
+}
+
+/// As [`flag`], but `None` when the flag is absent.
+pub fn opt_flag<T: std::str::FromStr>(
+    args: &mut pico_args::Arguments,
+    name: &'static str,
+    expected: &str,
+    ok: impl Fn(&T) -> bool,
+) -> Result<Option<T>> {
+    let Some(text) = args.opt_value_from_str::<_, String>(name)? else {
+        return Ok(None);
+    };
+    match text.parse::<T>() {
+        Ok(value) if ok(&value) => Ok(Some(value)),
+        _ => Err(format!("{name}: {text:?} is not {expected}").into()),
+    }
+}
