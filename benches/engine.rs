@@ -150,7 +150,11 @@ fn per_op(c: &mut Criterion) {
         c,
         "op/sum",
         OP_NODES,
-        || (0..OP_NODES).map(|i| Value::new(i as f64)).collect::<Vec<_>>(),
+        || {
+            (0..OP_NODES)
+                .map(|i| Value::new(i as f64))
+                .collect::<Vec<_>>()
+        },
         |terms| terms.iter().sum(),
     );
 }

@@ -12,13 +12,16 @@ it, and reports time per node (median of --repeat runs) and bytes per node:
   slack, the interpreter itself).
 
 Run: pip install micrograd==0.1.0 && python3 scripts/engine_python.py [--nodes N]
-     [--repeat R] [--trace-nodes M] [--json]
+     [--repeat R] [--gc on|off] [--trace-nodes M] [--json]
 
 micrograd's backward() builds its topological order by recursion, one Python call per
 level: the recursion limit is raised and everything runs in a thread with a big stack.
 Every micrograd node is in a reference cycle (`out._backward` is a closure over `out`),
-so "free" is `del y` plus `gc.collect()`. The garbage collector stays on, with
-Python's default settings, as in any micrograd program.
+so "free" is `del y` plus `gc.collect()`. By default the garbage collector stays on,
+with Python's default settings, as in any micrograd program; it then runs again and
+again while the graph grows, which makes the build of a big graph much slower per node.
+`--gc off` disables it during build and backward (Python's best case; freeing still
+needs one `gc.collect()`).
 """
 import argparse
 import gc
@@ -40,14 +43,17 @@ def chain(steps):
     return y
 
 
-def timed_run(steps):
+def timed_run(steps, gc_on):
     """Seconds for build, backward and free of one graph."""
     gc.collect()
+    if not gc_on:
+        gc.disable()
     t0 = time.perf_counter()
     y = chain(steps)
     t1 = time.perf_counter()
     y.backward()
     t2 = time.perf_counter()
+    gc.enable()
     del y
     gc.collect()
     t3 = time.perf_counter()
@@ -77,6 +83,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nodes", type=int, default=3_000_000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--gc", choices=["on", "off"], default="on")
     ap.add_argument("--trace-nodes", type=int, default=20_000)
     ap.add_argument("--json", action="store_true", help="print one JSON line")
     args = ap.parse_args()
@@ -87,7 +94,7 @@ def main():
     trace_steps = (min(args.trace_nodes, nodes) - 1) // 4
     trace_nodes = 4 * trace_steps + 1
 
-    runs = [timed_run(steps) for _ in range(args.repeat)]
+    runs = [timed_run(steps, args.gc == "on") for _ in range(args.repeat)]
     build, backward, free = (statistics.median(r[i] for r in runs) for i in range(3))
     total = statistics.median(sum(r) for r in runs)
     # ru_maxrss is in KiB on Linux: the process's peak resident memory, here the peak
@@ -100,6 +107,7 @@ def main():
     result = {
         "nodes": nodes,
         "repeat": args.repeat,
+        "gc": args.gc,
         "ns_per_node": ns(total),
         "build_ns_per_node": ns(build),
         "backward_ns_per_node": ns(backward),
