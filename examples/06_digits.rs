@@ -13,8 +13,9 @@
 //! - `--holdout N` [a fifth of the data]: after one seeded shuffle, the last N images are
 //!   the test set, never trained on.
 //!
-//! After each epoch it prints `step <k> loss <loss>, accuracy <pct>%` (k: mini-batches so
-//! far; loss: the mean of that epoch's batch losses; accuracy: on the held-out images),
+//! After each epoch it prints `step <k> loss <loss>, accuracy <pct>%` (k: the index of the
+//! epoch's last mini-batch step, counting from 0; loss: the mean of that epoch's batch
+//! losses; accuracy: on the held-out images),
 //! then the run time, and last `final step=<k> loss=<loss> accuracy=<pct>%`.
 
 mod common;
@@ -40,9 +41,12 @@ fn main() -> ExitCode {
 }
 
 fn run() -> common::Result {
-    let mut args = common::args();
-    let default_path = PathBuf::from("../shared/data/digits.csv.gz");
-    let path: PathBuf = common::flag(&mut args, "--data", default_path, "a path", |_| true)?;
+    let Some(mut args) = common::flags_or_help(USAGE) else {
+        return Ok(());
+    };
+    let path: PathBuf = args
+        .opt_value_from_str("--data")?
+        .unwrap_or_else(|| PathBuf::from("../shared/data/digits.csv.gz"));
     let defaults = Training {
         epochs: 20,
         batch_size: 32,
@@ -69,7 +73,7 @@ fn run() -> common::Result {
         train.shuffle(&mut rng);
         loss = classify::train_epoch(&model, &mut opt, &train, t.batch_size, &mut step, || {})?;
         accuracy = classify::accuracy(&model, &test)?;
-        println!("{}", classify::step_line(step, loss, accuracy));
+        common::print_step(step - 1, loss, Some(accuracy));
     }
     let seconds = start.elapsed().as_secs_f64();
     println!(
@@ -77,7 +81,7 @@ fn run() -> common::Result {
         t.epochs,
         1e3 * seconds / t.epochs as f64
     );
-    println!("{}", classify::final_line(step, loss, accuracy));
+    common::print_final(step - 1, loss, Some(accuracy));
     Ok(())
 }
 

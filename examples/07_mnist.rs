@@ -21,8 +21,9 @@
 //! - `--epochs N` [5], `--batch-size N` [32], `--lr X` [0.002, Adam's learning rate];
 //! - `--seed N` [0]: seeds the initial weights and every shuffle.
 //!
-//! After each epoch it prints `step <k> loss <loss>, accuracy <pct>%` (k: mini-batches so
-//! far; loss: the mean of that epoch's batch losses; accuracy: on the held-out images),
+//! After each epoch it prints `step <k> loss <loss>, accuracy <pct>%` (k: the index of the
+//! epoch's last mini-batch step, counting from 0; loss: the mean of that epoch's batch
+//! losses; accuracy: on the held-out images),
 //! then the time per sample-step, and last `final step=<k> loss=<loss> accuracy=<pct>%`.
 //! The progress bar goes to stderr, and only when stderr is a terminal.
 //!
@@ -49,11 +50,14 @@ fn main() -> ExitCode {
 }
 
 fn run() -> common::Result {
-    let mut args = common::args();
-    let default_dir = PathBuf::from("../shared/data/mnist");
-    let dir: PathBuf = common::flag(&mut args, "--data", default_dir, "a folder", |_| true)?;
+    let Some(mut args) = common::flags_or_help(USAGE) else {
+        return Ok(());
+    };
+    let dir: PathBuf = args
+        .opt_value_from_str("--data")?
+        .unwrap_or_else(|| PathBuf::from("../shared/data/mnist"));
     let limit: Option<usize> =
-        common::opt_flag(&mut args, "--limit", "a whole number >= 1", |&n| n >= 1)?;
+        common::opt_checked_number(&mut args, "--limit", "at least 1", |&n| n >= 1)?;
     let defaults = Training {
         epochs: 5,
         batch_size: 32,
@@ -95,7 +99,7 @@ fn run() -> common::Result {
         accuracy = classify::accuracy(&model, &test)?;
         testing += start.elapsed();
         bar.finish_and_clear();
-        println!("{}", classify::step_line(step, loss, accuracy));
+        common::print_step(step - 1, loss, Some(accuracy));
     }
     let samples = (t.epochs * train.len()) as f64;
     println!(
@@ -106,7 +110,7 @@ fn run() -> common::Result {
         t.batch_size,
         testing.as_secs_f64()
     );
-    println!("{}", classify::final_line(step, loss, accuracy));
+    common::print_final(step - 1, loss, Some(accuracy));
     Ok(())
 }
 

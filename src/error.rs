@@ -65,6 +65,18 @@ pub enum Error {
         value: f64,
     },
 
+    /// A [`Tape`](crate::tape::Tape) was asked about a value that is not one of its
+    /// leaves (a value from another graph, or an inner node of its own graph).
+    #[error(
+        "value{} is not a leaf of this tape; ask about one of `Tape::leaves()` or compile \
+         a tape from an expression that uses this value",
+        describe_label(label)
+    )]
+    NotOnTape {
+        /// The label of the value asked about, if it has one.
+        label: Option<String>,
+    },
+
     /// Input that cannot be used: mismatched lengths, an empty batch, and so on.
     #[error("invalid input: {0}")]
     InvalidInput(String),

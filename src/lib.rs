@@ -65,8 +65,43 @@
 //! drop(y);                          // freed without recursion too
 //! ```
 //!
-//! The [`engine`] module is micrograd's `engine.py`; `docs/python-to-rust.md` in the
-//! repository maps every Python line to its Rust counterpart.
+//! ## 6. A neural net learns
+//!
+//! ```
+//! use micrograd::prelude::*;
+//! use micrograd::{loss, random::PythonRandom};
+//! // Python: random.seed(1337); model = MLP(3, [4, 4, 1])
+//! let model = MLP::new(3, &[4, 4, 1], &mut PythonRandom::seed(1337));
+//! let xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]];
+//! let ys = [1.0, -1.0, -1.0, 1.0];
+//! let mut opt = Adam::new(model.parameters(), 0.05)?;
+//! let mut losses = Vec::new();
+//! for _ in 0..50 {
+//!     let preds: Vec<Value> = xs
+//!         .iter()
+//!         .map(|x| Ok(model.forward_f64(x)?.remove(0)))
+//!         .collect::<Result<_, Error>>()?;
+//!     let loss = loss::mse(&preds, &ys)?;    // mean of (pred - y)²
+//!     losses.push(loss.data());
+//!     opt.zero_grad();
+//!     loss.backward();
+//!     opt.step()?;
+//! }
+//! assert!(losses[49] < losses[0] / 10.0, "{losses:?}");
+//! # Ok::<(), micrograd::Error>(())
+//! ```
+//!
+//! | module | Python | what |
+//! |--------|--------|------|
+//! | [`engine`] | `engine.py` | [`Value`] and its ops |
+//! | [`nn`] | `nn.py` | [`Module`](nn::Module), [`MLP`](nn::MLP) |
+//! | [`loss`] | `demo.ipynb`'s `loss()` | hinge, MSE, cross-entropy, L2, accuracy |
+//! | [`optim`] | `p.data -= lr * p.grad` | SGD, Adam, AdamW, schedules |
+//! | [`data`] | `make_moons` | CSV, MNIST, synthetic data, batches |
+//! | [`random`] | `random.seed`, `random.uniform` | Python's generator, bit for bit |
+//!
+//! `docs/python-to-rust.md` and `docs/python-to-rust-nn.md` in the repository map every
+//! Python line to its Rust counterpart.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -78,6 +113,7 @@ pub mod loss;
 pub mod nn;
 pub mod optim;
 pub mod random;
+pub mod tape;
 
 pub use engine::Value;
 pub use error::{Error, Pass};

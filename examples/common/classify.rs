@@ -1,5 +1,6 @@
 //! What the digit classifiers (`06_digits`, `07_mnist`) share: their training flags, the
-//! loss of one mini-batch, one training step, held-out accuracy, and the lines they print.
+//! hold-out split, checks of the data, the loss of one mini-batch, an epoch of training,
+//! and held-out accuracy.
 
 use std::path::Path;
 
@@ -8,7 +9,7 @@ use micrograd::nn::{Module, MLP};
 use micrograd::optim::{check_loss, Optimizer};
 use micrograd::{loss, Value};
 
-use super::{flag, opt_flag, Result};
+use super::{checked_number, number, opt_checked_number, Result};
 
 /// The flags of a training run.
 pub struct Training {
@@ -28,23 +29,18 @@ impl Training {
     /// Reads `--epochs`, `--batch-size`, `--lr`, `--seed` and `--holdout`, taking the
     /// value in `defaults` for each flag that is absent; fails on a value out of range.
     pub fn from_args(args: &mut pico_args::Arguments, defaults: Training) -> Result<Training> {
-        let whole = "a whole number >= 1";
+        let positive = |args: &mut _, name, default| {
+            checked_number(args, name, default, "at least 1", |&n: &usize| n >= 1)
+        };
         Ok(Training {
-            epochs: flag(args, "--epochs", defaults.epochs, whole, |&n| n >= 1)?,
-            batch_size: flag(args, "--batch-size", defaults.batch_size, whole, |&n| {
-                n >= 1
+            epochs: positive(args, "--epochs", defaults.epochs)?,
+            batch_size: positive(args, "--batch-size", defaults.batch_size)?,
+            lr: checked_number(args, "--lr", defaults.lr, "finite and > 0", |x: &f64| {
+                x.is_finite() && *x > 0.0
             })?,
-            lr: flag(
-                args,
-                "--lr",
-                defaults.lr,
-                "a finite number > 0",
-                |x: &f64| x.is_finite() && *x > 0.0,
-            )?,
-            seed: flag(args, "--seed", defaults.seed, "a whole number >= 0", |_| {
-                true
-            })?,
-            holdout: opt_flag(args, "--holdout", whole, |&n| n >= 1)?.or(defaults.holdout),
+            seed: number(args, "--seed")?.unwrap_or(defaults.seed),
+            holdout: opt_checked_number(args, "--holdout", "at least 1", |&n| n >= 1)?
+                .or(defaults.holdout),
         })
     }
 }
@@ -141,22 +137,6 @@ pub fn accuracy(model: &MLP, data: &Dataset) -> Result<f64> {
         correct += usize::from(predicted as f64 == y);
     }
     Ok(correct as f64 / data.len() as f64)
-}
-
-/// The progress line: `step <k> loss <loss>, accuracy <pct>%`.
-pub fn step_line(step: usize, loss: f64, accuracy: f64) -> String {
-    format!(
-        "step {step} loss {loss:?}, accuracy {:.2}%",
-        100.0 * accuracy
-    )
-}
-
-/// The last line: `final step=<k> loss=<loss> accuracy=<pct>%`.
-pub fn final_line(step: usize, loss: f64, accuracy: f64) -> String {
-    format!(
-        "final step={step} loss={loss:?} accuracy={:.2}%",
-        100.0 * accuracy
-    )
 }
 
 /// `MLP(64, [32, 10]): 2410 parameters; 1438 training images, 359 held out`.

@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 use std::fmt::Write;
-use std::rc::Rc;
 
 use super::op::Op;
 use super::value::{Node, Value};
@@ -32,10 +31,10 @@ impl Value {
         let mut ids: HashMap<*const (), usize> = HashMap::new();
         let mut nodes = Vec::new();
         for_each_node(self, |v| {
-            ids.insert(Rc::as_ptr(&v.0).cast(), nodes.len());
+            ids.insert(v.address(), nodes.len());
             nodes.push(v.clone());
         });
-        let id = |v: &Value| ids[&Rc::as_ptr(&v.0).cast()];
+        let id = |v: &Value| ids[&v.address()];
 
         let mut out = String::from("digraph {\n  graph [rankdir=LR];\n");
         // Writing to a String cannot fail, so the `fmt::Result`s are ignored.

@@ -7,7 +7,8 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
-//! | `ops.rs` | every op's forward value and backward rule | `__add__`, `__mul__`, `__pow__`, `relu` |
+//! | `ops.rs` | every op as a method, with its backward rule | `__add__`, `__mul__`, `__pow__`, `relu` |
+//! | `rules.rs` | every op's arithmetic: forward value, local derivatives | the numbers inside those methods |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `backward.rs` | `backward()`, anomaly detection | `backward()` |
 //! | `drop.rs` | freeing a graph without recursion | the garbage collector |
@@ -29,10 +30,11 @@
 mod backward;
 mod dot;
 mod drop;
-mod op;
+pub(crate) mod op;
 mod operators;
 mod ops;
 mod repr;
+pub(crate) mod rules;
 mod value;
 mod walk;
 

@@ -1,89 +1,57 @@
-//! The operations: each forward computation with its backward rule right under it, as
-//! in micrograd's `engine.py`.
+//! The operations: each one's forward value with its backward rule, as in micrograd's
+//! `engine.py`.
 //!
 //! Every rule has the same shape: `parent.grad += d out / d parent * out.grad`. The two
-//! helpers [`Value::unary`] and [`Value::binary`] hold that shape once, so each op only
-//! states its forward value and its local derivative. The closures capture nothing (the
-//! constant of `powf` / `leaky_relu` is read from the node), so boxing them allocates
-//! nothing.
+//! helpers [`Value::unary`] and [`Value::binary`] hold that shape once, and the numbers
+//! of each op (its forward value and its local derivative `d out / d parent`, with the
+//! Python line next to them) are in `rules.rs`, shared with the compiled
+//! [`Tape`](crate::tape::Tape). The backward rules capture nothing (the op and its
+//! constant are read from the node), so boxing them allocates nothing.
 
 use super::op::Op;
 use super::value::{Node, Parents, Value};
 
 impl Value {
-    /// A node with the single parent `self`. `local(x, out, param)` is the local
-    /// derivative `d out / d x`; the backward rule adds `local * out.grad` to `x.grad`.
-    fn unary<F>(&self, op: Op, param: f64, data: f64, local: F) -> Value
-    where
-        F: Fn(f64, f64, f64) -> f64 + 'static,
-    {
-        let backward = move |out: &Node| {
-            let x = &out.parents()[0];
-            x.add_grad(local(x.data(), out.data, out.param()) * out.grad);
-        };
-        Value::from_op(
-            data,
-            op,
-            Parents::One([self.clone()]),
-            param,
-            Box::new(backward),
-        )
+    /// A node with the single parent `self`; `param` is the constant of `powf` /
+    /// `leaky_relu` (0 for other ops).
+    fn unary(&self, op: Op, param: f64) -> Value {
+        let data = op.forward(self.data(), 0.0, param);
+        let parents = Parents::One([self.clone()]);
+        Value::from_op(data, op, parents, param, Box::new(unary_rule))
     }
 
-    /// A node with the parents `self` and `other`. `da(a, b, out)` and `db(a, b, out)`
-    /// are the local derivatives `d out / d a` and `d out / d b`.
-    pub(crate) fn binary<F, G>(&self, other: &Value, op: Op, data: f64, da: F, db: G) -> Value
-    where
-        F: Fn(f64, f64, f64) -> f64 + 'static,
-        G: Fn(f64, f64, f64) -> f64 + 'static,
-    {
-        let backward = move |out: &Node| {
-            let [a, b] = out.parents() else {
-                unreachable!("a binary node has two parents")
-            };
-            let (x, y) = (a.data(), b.data());
-            a.add_grad(da(x, y, out.data) * out.grad);
-            b.add_grad(db(x, y, out.data) * out.grad);
-        };
+    /// A node with the parents `self` and `other`.
+    fn binary(&self, other: &Value, op: Op) -> Value {
+        let data = op.forward(self.data(), other.data(), 0.0);
         let parents = Parents::Two([self.clone(), other.clone()]);
-        Value::from_op(data, op, parents, 0.0, Box::new(backward))
+        Value::from_op(data, op, parents, 0.0, Box::new(binary_rule))
     }
 
     // ----- the binary operators (their `std::ops` impls are in `operators.rs`) -----
 
     /// `a + b`: d/da = 1, d/db = 1.
     pub(crate) fn add_value(&self, other: &Value) -> Value {
-        let out = self.data() + other.data();
-        self.binary(other, Op::Add, out, |_, _, _| 1.0, |_, _, _| 1.0)
+        self.binary(other, Op::Add)
     }
 
     /// `a - b`: d/da = 1, d/db = -1 (Python builds it as `a + (-b)`; same numbers).
     pub(crate) fn sub_value(&self, other: &Value) -> Value {
-        let out = self.data() - other.data();
-        self.binary(other, Op::Sub, out, |_, _, _| 1.0, |_, _, _| -1.0)
+        self.binary(other, Op::Sub)
     }
 
     /// `a * b`: d/da = b, d/db = a.
     pub(crate) fn mul_value(&self, other: &Value) -> Value {
-        let out = self.data() * other.data();
-        self.binary(other, Op::Mul, out, |_, b, _| b, |a, _, _| a)
+        self.binary(other, Op::Mul)
     }
 
     /// `a / b`: d/da = 1/b, d/db = -a/b² (Python builds it as `a * b**-1`).
     pub(crate) fn div_value(&self, other: &Value) -> Value {
-        let out = self.data() / other.data();
-        self.binary(
-            other,
-            Op::Div,
-            out,
-            |_, b, _| 1.0 / b,
-            |a, b, _| -a / (b * b),
-        )
+        self.binary(other, Op::Div)
     }
 
     /// `-a`: d/da = -1 (Python builds it as `a * -1`; same numbers).
     pub(crate) fn neg_value(&self) -> Value {
-        self.unary(Op::Neg, 0.0, -self.data(), |_, _, _| -1.0)
+        self.unary(Op::Neg, 0.0)
     }
 
     // ----- the methods -----
@@ -99,16 +67,7 @@ impl Value {
     /// assert_eq!((y.data(), x.grad()), (0.0, 0.0));
     /// ```
     pub fn relu(&self) -> Value {
-        let x = self.data();
-        // Python: Value(0 if self.data < 0 else self.data, (self,), 'ReLU')
-        let out = if x < 0.0 { 0.0 } else { x };
-        // Python: self.grad += (out.data > 0) * out.grad
-        self.unary(
-            Op::Relu,
-            0.0,
-            out,
-            |_, out, _| if out > 0.0 { 1.0 } else { 0.0 },
-        )
+        self.unary(Op::Relu, 0.0)
     }
 
     /// `x` where x > 0, else `slope * x`.
@@ -122,20 +81,7 @@ impl Value {
     /// assert_eq!((y.data(), x.grad()), (-0.2, 0.1));
     /// ```
     pub fn leaky_relu(&self, slope: f64) -> Value {
-        let x = self.data();
-        let out = if x > 0.0 { x } else { slope * x };
-        self.unary(
-            Op::LeakyRelu,
-            slope,
-            out,
-            |x, _, slope| {
-                if x > 0.0 {
-                    1.0
-                } else {
-                    slope
-                }
-            },
-        )
+        self.unary(Op::LeakyRelu, slope)
     }
 
     /// The hyperbolic tangent (the activation of the Zero-to-Hero lecture).
@@ -149,8 +95,7 @@ impl Value {
     /// assert_eq!((y.data(), x.grad()), (0.0, 1.0));
     /// ```
     pub fn tanh(&self) -> Value {
-        let out = self.data().tanh();
-        self.unary(Op::Tanh, 0.0, out, |_, t, _| 1.0 - t * t)
+        self.unary(Op::Tanh, 0.0)
     }
 
     /// The logistic function 1 / (1 + e⁻ˣ), computed without overflow for large |x|.
@@ -164,14 +109,7 @@ impl Value {
     /// assert_eq!((y.data(), x.grad()), (0.5, 0.25));
     /// ```
     pub fn sigmoid(&self) -> Value {
-        let x = self.data();
-        let out = if x >= 0.0 {
-            1.0 / (1.0 + (-x).exp())
-        } else {
-            let e = x.exp();
-            e / (1.0 + e)
-        };
-        self.unary(Op::Sigmoid, 0.0, out, |_, s, _| s * (1.0 - s))
+        self.unary(Op::Sigmoid, 0.0)
     }
 
     /// eˣ.
@@ -185,8 +123,7 @@ impl Value {
     /// assert_eq!((y.data(), x.grad()), (1.0, 1.0));
     /// ```
     pub fn exp(&self) -> Value {
-        let out = self.data().exp();
-        self.unary(Op::Exp, 0.0, out, |_, e, _| e)
+        self.unary(Op::Exp, 0.0)
     }
 
     /// The natural logarithm. As for `f64`, `ln(0)` is -∞ and the logarithm of a
@@ -201,8 +138,7 @@ impl Value {
     /// assert_eq!((y.data(), x.grad()), (2f64.ln(), 0.5));
     /// ```
     pub fn ln(&self) -> Value {
-        let out = self.data().ln();
-        self.unary(Op::Ln, 0.0, out, |x, _, _| 1.0 / x)
+        self.unary(Op::Ln, 0.0)
     }
 
     /// xⁿ for a constant exponent: micrograd's `x ** n` (shown as op `"**"`).
@@ -216,9 +152,7 @@ impl Value {
     /// assert_eq!((y.data(), x.grad()), (9.0, 6.0));
     /// ```
     pub fn powf(&self, n: f64) -> Value {
-        let out = self.data().powf(n);
-        // Python: self.grad += (other * self.data**(other-1)) * out.grad
-        self.unary(Op::Powf, n, out, |x, _, n| n * x.powf(n - 1.0))
+        self.unary(Op::Powf, n)
     }
 
     /// aᵇ with a `Value` exponent, which micrograd refuses (`assert isinstance(other,
@@ -237,14 +171,7 @@ impl Value {
     /// assert!((b.grad() - 8.0 * 2f64.ln()).abs() < 1e-12);
     /// ```
     pub fn pow(&self, exponent: &Value) -> Value {
-        let out = self.data().powf(exponent.data());
-        self.binary(
-            exponent,
-            Op::Pow,
-            out,
-            |a, b, _| b * a.powf(b - 1.0),
-            |a, _, out| if out == 0.0 { 0.0 } else { out * a.ln() },
-        )
+        self.binary(exponent, Op::Pow)
     }
 
     /// The square root; NaN for negative numbers, as for `f64`.
@@ -258,8 +185,7 @@ impl Value {
     /// assert_eq!((y.data(), x.grad()), (2.0, 0.25));
     /// ```
     pub fn sqrt(&self) -> Value {
-        let out = self.data().sqrt();
-        self.unary(Op::Sqrt, 0.0, out, |_, r, _| 0.5 / r)
+        self.unary(Op::Sqrt, 0.0)
     }
 
     /// The absolute value.
@@ -273,16 +199,7 @@ impl Value {
     /// assert_eq!((y.data(), x.grad()), (1.5, -1.0));
     /// ```
     pub fn abs(&self) -> Value {
-        let out = self.data().abs();
-        self.unary(Op::Abs, 0.0, out, |x, _, _| {
-            if x > 0.0 {
-                1.0
-            } else if x < 0.0 {
-                -1.0
-            } else {
-                0.0
-            }
-        })
+        self.unary(Op::Abs, 0.0)
     }
 
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,
@@ -296,6 +213,24 @@ impl Value {
         };
         Value::from_op(out, Op::Sum, Parents::Many(terms), 0.0, Box::new(backward))
     }
+}
+
+/// The backward rule of every unary node: `x.grad += d out / d x * out.grad`.
+fn unary_rule(out: &Node) {
+    let x = &out.parents()[0];
+    let (dx, _) = out.op.local_grads(x.data(), 0.0, out.data, out.param());
+    x.add_grad(dx * out.grad);
+}
+
+/// The backward rule of every binary node: `a.grad += d out / d a * out.grad`, then the
+/// same for `b` (for `a * a` both add to the same grad, as in Python).
+fn binary_rule(out: &Node) {
+    let [a, b] = out.parents() else {
+        unreachable!("a binary node has two parents")
+    };
+    let (da, db) = out.op.local_grads(a.data(), b.data(), out.data, 0.0);
+    a.add_grad(da * out.grad);
+    b.add_grad(db * out.grad);
 }
 
 /// `values.into_iter().sum()`: ONE node whose parents are all the terms (Python's

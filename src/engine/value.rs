@@ -152,6 +152,12 @@ impl Value {
         })
     }
 
+    /// The address of the node: equal for two handles to the same node (a hash key
+    /// for "seen" sets and node indices).
+    pub(crate) fn address(&self) -> *const () {
+        Rc::as_ptr(&self.0).cast()
+    }
+
     pub(crate) fn node(&self) -> Ref<'_, Node> {
         self.0.borrow()
     }

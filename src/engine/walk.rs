@@ -1,7 +1,6 @@
 //! Visiting every node of a graph once, with an explicit stack (no recursion).
 
 use std::collections::HashSet;
-use std::rc::Rc;
 
 use super::value::Value;
 
@@ -11,11 +10,11 @@ use super::value::Value;
 pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
     let mut seen: HashSet<*const ()> = HashSet::new();
     let mut stack = vec![root.clone()];
-    seen.insert(Rc::as_ptr(&root.0).cast());
+    seen.insert(root.address());
     while let Some(value) = stack.pop() {
         f(&value);
         for parent in value.node().parents() {
-            if seen.insert(Rc::as_ptr(&parent.0).cast()) {
+            if seen.insert(parent.address()) {
                 stack.push(parent.clone());
             }
         }

@@ -1,0 +1,60 @@
+//! A compiled tape: the fast path for a graph that is run many times.
+//!
+//! The [`Value`](crate::Value) graph is built anew by every expression, which is what
+//! makes it easy to learn from and to change. Training repeats the *same* graph
+//! thousands of times; a [`Tape`] compiles it once into flat arrays in topological
+//! order (op codes, parent indices, values, gradients; no `Rc`, no allocation per node
+//! or per run) and then runs [`forward`](Tape::forward) and
+//! [`backward`](Tape::backward) over it as plain loops.
+//!
+//! The leaves (inputs, parameters, constants) stay `Value`s: set an input with
+//! [`Value::set_data`](crate::Value::set_data), run `forward`, run `backward`, and read
+//! the gradients with [`Value::grad`](crate::Value::grad) as after
+//! [`Value::backward`](crate::Value::backward). Only the data of leaves may change
+//! between runs; to change the expression, compile a new tape. `docs/tape.md` in the
+//! repository has the rules and when to use which engine.
+//!
+//! | file | what it holds |
+//! |------|---------------|
+//! | `layout.rs` | the [`Tape`] and its arrays; reading results |
+//! | `compile.rs` | [`Tape::compile`]: topological order, flattening |
+//! | `forward.rs` | [`Tape::forward`] |
+//! | `backward.rs` | [`Tape::backward`] |
+//! | `address.rs` | hash maps keyed by node addresses |
+//!
+//! ```
+//! use micrograd::{tape::Tape, Value};
+//! // a neuron, tanh(w·x + b), fitted to y = 0.5 at x = 1 and x = 2
+//! let (w, b) = (Value::new(0.1), Value::new(0.0));
+//! let (x, y) = (Value::new(0.0), Value::new(0.0));
+//! let loss = ((&w * &x + &b).tanh() - &y).powf(2.0);
+//! let mut tape = Tape::compile(&loss)?;
+//! for _ in 0..100 {
+//!     for (xi, yi) in [(1.0, 0.5), (2.0, 0.5)] {
+//!         x.set_data(xi);
+//!         y.set_data(yi);
+//!         tape.forward()?;
+//!         tape.backward()?;              // adds into w.grad() and b.grad()
+//!     }
+//!     for p in [&w, &b] {
+//!         p.set_data(p.data() - 0.1 * p.grad());
+//!         p.zero_grad();
+//!     }
+//! }
+//! x.set_data(1.0);
+//! assert!(tape.forward()? < 1e-3);
+//! # Ok::<(), micrograd::Error>(())
+//! ```
+
+mod address;
+mod backward;
+mod compile;
+mod forward;
+mod layout;
+
+pub use layout::Tape;
+
+/// Runs the example of `docs/tape.md` as a doctest, so the guide stays correct.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/tape.md")]
+struct TapeGuide;

@@ -1,0 +1,116 @@
+//! Lesson 22: what a tape refuses, and how it reports NaN and infinity.
+//!
+//! Python micrograd has none of these checks: a NaN spreads silently there.
+
+use micrograd::tape::Tape;
+use micrograd::{Error, Pass, Value};
+
+#[test]
+fn a_leaf_cannot_be_compiled() {
+    let x = Value::new(1.0).with_label("x");
+    let err = Tape::compile(&x).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)));
+    assert!(
+        err.to_string().contains("leaf value (label \"x\")"),
+        "{err}"
+    );
+}
+
+#[test]
+fn asking_about_a_value_that_is_not_a_leaf_of_the_tape_is_an_error() {
+    let x = Value::new(1.0);
+    let y = (&x * 2.0).with_label("y");
+    let tape = Tape::compile(&(&y + 1.0)).unwrap();
+    let foreign = Value::new(1.0).with_label("w");
+    let err = tape.grad_of(&foreign).unwrap_err();
+    assert!(matches!(&err, Error::NotOnTape { label: Some(l) } if l == "w"));
+    assert!(err.to_string().contains("not a leaf of this tape"), "{err}");
+    // an inner node is on the graph but has no handle in the tape
+    assert!(matches!(tape.grad_of(&y), Err(Error::NotOnTape { .. })));
+    assert!(tape.grad_of(&x).is_ok());
+}
+
+#[test]
+fn a_nan_in_the_forward_pass_names_the_op_that_made_it() {
+    let x = Value::new(1.0).with_label("x");
+    let y = x.sqrt().with_label("root of x");
+    let mut tape = Tape::compile(&(&y * 2.0 + 1.0)).unwrap();
+    x.set_data(-1.0);
+    let err = tape.forward().unwrap_err();
+    match &err {
+        Error::NonFinite {
+            pass: Pass::Forward,
+            op: "sqrt",
+            label: Some(label),
+            value,
+        } => assert!(label == "root of x" && value.is_nan()),
+        other => panic!("wrong error: {other:?}"),
+    }
+    // backward refuses to differentiate those values, and leaves the grads alone
+    assert!(matches!(
+        tape.backward(),
+        Err(Error::NonFinite {
+            pass: Pass::Forward,
+            ..
+        })
+    ));
+    assert_eq!(x.grad(), 0.0);
+    // a good input makes the tape usable again
+    x.set_data(4.0);
+    assert_eq!(tape.forward().unwrap(), 5.0);
+    assert!(tape.backward().is_ok());
+}
+
+#[test]
+fn a_leaf_holding_infinity_is_reported_as_the_leaf() {
+    let x = Value::new(1.0).with_label("x");
+    let mut tape = Tape::compile(&x.tanh()).unwrap();
+    x.set_data(f64::INFINITY); // tanh(inf) = 1 is finite, the leaf itself is not
+    let err = tape.forward().unwrap_err();
+    assert!(matches!(err, Error::NonFinite { op: "", label: Some(ref l), .. } if l == "x"));
+}
+
+#[test]
+fn an_infinite_gradient_names_the_op_whose_rule_made_it() {
+    // d sqrt(x) / dx = 1 / (2 sqrt(x)) is infinite at 0, although sqrt(0) = 0 is not
+    let x = Value::new(0.0).with_label("x");
+    let y = x.sqrt().with_label("y");
+    let mut tape = Tape::compile(&(&y * 3.0)).unwrap();
+    let err = tape.backward().unwrap_err();
+    match err {
+        Error::NonFinite {
+            pass: Pass::Backward,
+            op: "sqrt",
+            label,
+            value,
+        } => assert!(label.as_deref() == Some("y") && value == f64::INFINITY),
+        other => panic!("wrong error: {other:?}"),
+    }
+    assert_eq!(x.grad(), 0.0); // nothing handed back to the leaves
+}
+
+#[test]
+fn the_dynamic_engine_reports_the_same_op() {
+    let x = Value::new(0.0).with_label("x");
+    let y = x.sqrt().with_label("y") * 3.0;
+    let taped = Tape::compile(&y).unwrap().backward().unwrap_err();
+    let dynamic = y.try_backward().unwrap_err();
+    assert_eq!(taped.to_string(), dynamic.to_string());
+}
+
+#[test]
+fn an_infinite_gradient_is_found_even_when_a_zero_derivative_follows() {
+    // sqrt's rule puts inf on (x * 0); that node's rule then gives x 0 * inf = NaN
+    let x = Value::new(1.0);
+    let y = (&x * 0.0).sqrt().with_label("y");
+    let mut tape = Tape::compile(&y).unwrap();
+    let err = tape.backward().unwrap_err();
+    assert!(matches!(
+        err,
+        Error::NonFinite {
+            pass: Pass::Backward,
+            op: "sqrt",
+            ..
+        }
+    ));
+}
