@@ -8,6 +8,8 @@
 //! outside the repository.
 
 use micrograd::data::{moons100, Dataset};
+use micrograd::loss;
+use micrograd::optim::Schedule;
 use micrograd::prelude::*;
 use micrograd::random::PythonRandom;
 
@@ -87,6 +89,38 @@ fn every_training_step_matches_the_python_trace() -> Result<(), Error> {
         for p in model.parameters() {
             p.set_data(p.data() - lr * p.grad());
         }
+    }
+    Ok(())
+}
+
+// The same training loop through the library's loss and optimiser APIs:
+//   losses = [(1 + -yi*scorei).relu() ...]; data_loss = sum(losses) * (1.0 / len(losses))
+//   reg_loss = alpha * sum((p*p for p in model.parameters()))
+//   learning_rate = 1.0 - 0.9*k/100; p.data -= learning_rate * p.grad
+#[test]
+fn svm_hinge_l2_and_scheduled_sgd_reproduce_the_python_trace() -> Result<(), Error> {
+    let data = moons100();
+    let model = MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337));
+    let mut sgd = Sgd::new(model.parameters(), 1.0)?;
+    let schedule = Schedule::linear(1.0, 0.1, 100)?;
+    for (k, &(want_loss, want_accuracy)) in TRACE.iter().enumerate() {
+        let mut scores = Vec::with_capacity(data.len());
+        for x in &data.inputs {
+            scores.push(model.forward_f64(x)?[0].clone());
+        }
+        let total = loss::svm_hinge(&scores, &data.labels)? + loss::l2(&model.parameters(), 1e-4);
+        let relative = (total.data() - want_loss).abs() / want_loss.abs();
+        assert!(
+            relative < 1e-9,
+            "step {k}: loss {} but Python's is {want_loss}",
+            total.data()
+        );
+        let accuracy = loss::binary_accuracy(&scores, &data.labels)?;
+        assert_eq!(accuracy * 100.0, want_accuracy, "step {k}: accuracy");
+        sgd.zero_grad();
+        total.backward();
+        schedule.apply(&mut sgd, k)?;
+        sgd.step()?;
     }
     Ok(())
 }

@@ -1,0 +1,198 @@
+//! Teaches: training on real data at scale with the scalar engine: an MLP(784, [32, 10])
+//! learns MNIST's 28x28 handwritten digits in mini-batches with Adam (about 26,000 graph
+//! nodes per image, 25,088 of them first-layer products), with a progress bar and
+//! held-out accuracy after every epoch. Its initial weights are micrograd's scaled by
+//! 1/√(inputs) (see `scale_initial_weights`): with ±1 weights on 784 inputs, one epoch on
+//! 2,000 images (`--holdout 2000 --limit 2000 --epochs 1`) reaches 31% held-out accuracy
+//! instead of 79%.
+//!
+//! Run from the repository, with the shared data beside it (only MNIST's 10k test set is
+//! there, so hold out its last 2,000 images and train on the first 8,000):
+//! `cargo run --release --example 07_mnist -- --data ../shared/data/mnist --holdout 2000`
+//!
+//! Flags (defaults in brackets):
+//! - `--data DIR` [`../shared/data/mnist`]: the folder with MNIST's IDX files, plain or
+//!   `.gz`: `train-images-idx3-ubyte` and `train-labels-idx1-ubyte`, and/or `t10k-images-
+//!   idx3-ubyte` and `t10k-labels-idx1-ubyte`;
+//! - `--holdout N` [none]: test on the last N images of the training set (`train-*`, or
+//!   `t10k-*` when it is the only set there) and train on the others. Without it, the
+//!   model trains on `train-*` and is tested on `t10k-*`, so both sets must be there;
+//! - `--limit N` [all]: train on only the first N training images (for a quick run);
+//! - `--epochs N` [5], `--batch-size N` [32], `--lr X` [0.002, Adam's learning rate];
+//! - `--seed N` [0]: seeds the initial weights and every shuffle.
+//!
+//! After each epoch it prints `step <k> loss <loss>, accuracy <pct>%` (k: the index of the
+//! epoch's last mini-batch step, counting from 0; loss: the mean of that epoch's batch
+//! losses; accuracy: on the held-out images),
+//! then the time per sample-step, and last `final step=<k> loss=<loss> accuracy=<pct>%`.
+//! The progress bar goes to stderr, and only when stderr is a terminal.
+//!
+//! Each step's graph is built by `batch_loss` in `examples/common/classify.rs`, the one
+//! function to replace to train with another engine.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use common::classify::{self, Training};
+use indicatif::{ProgressBar, ProgressStyle};
+use micrograd::data::{load_mnist, Dataset};
+use micrograd::prelude::*;
+use rand::{rngs::StdRng, SeedableRng};
+
+const USAGE: &str = "07_mnist [--data DIR] [--holdout N] [--limit N] [--epochs N] \
+                     [--batch-size N] [--lr X] [--seed N]";
+
+fn main() -> ExitCode {
+    common::main_with(run)
+}
+
+fn run() -> common::Result {
+    let Some(mut args) = common::flags_or_help(USAGE) else {
+        return Ok(());
+    };
+    let dir: PathBuf = args
+        .opt_value_from_str("--data")?
+        .unwrap_or_else(|| PathBuf::from("../shared/data/mnist"));
+    let limit: Option<usize> =
+        common::opt_checked_number(&mut args, "--limit", "at least 1", |&n| n >= 1)?;
+    let defaults = Training {
+        epochs: 5,
+        batch_size: 32,
+        lr: 0.002,
+        seed: 0,
+        holdout: None,
+    };
+    let t = Training::from_args(&mut args, defaults)?;
+    common::finish(args, USAGE)?;
+
+    let (mut train, test) = load(&dir, t.holdout)?;
+    if let Some(n) = limit {
+        if n > train.len() {
+            let len = train.len();
+            return Err(format!("--limit {n}: there are only {len} training images").into());
+        }
+        train.inputs.truncate(n);
+        train.labels.truncate(n);
+    }
+
+    let mut rng = StdRng::seed_from_u64(t.seed);
+    let model = MLP::new(784, &[32, 10], &mut rng);
+    classify::scale_initial_weights(&model);
+    let mut opt = Adam::new(model.parameters(), t.lr)?;
+    println!("{}", classify::describe(&model, &train, &test));
+
+    let (mut training, mut testing) = (Duration::ZERO, Duration::ZERO);
+    let (mut step, mut loss, mut accuracy) = (0, f64::NAN, 0.0);
+    for epoch in 1..=t.epochs {
+        train.shuffle(&mut rng);
+        let bar = progress_bar(epoch, train.len().div_ceil(t.batch_size));
+        let start = Instant::now();
+        loss = classify::train_epoch(&model, &mut opt, &train, t.batch_size, &mut step, || {
+            bar.inc(1)
+        })?;
+        training += start.elapsed();
+        bar.set_message("testing");
+        let start = Instant::now();
+        accuracy = classify::accuracy(&model, &test)?;
+        testing += start.elapsed();
+        bar.finish_and_clear();
+        common::print_step(step - 1, loss, Some(accuracy));
+    }
+    let samples = (t.epochs * train.len()) as f64;
+    println!(
+        "training: {:.1} s, {:.3} ms per sample-step (forward + backward + update, batch {}); \
+         held-out evaluation: {:.1} s",
+        training.as_secs_f64(),
+        1e3 * training.as_secs_f64() / samples,
+        t.batch_size,
+        testing.as_secs_f64()
+    );
+    common::print_final(step - 1, loss, Some(accuracy));
+    Ok(())
+}
+
+/// A bar for one epoch of `batches` steps, drawn on stderr (hidden when it is not a
+/// terminal, so logs and pipes get only the progress lines).
+fn progress_bar(epoch: usize, batches: usize) -> ProgressBar {
+    let bar = ProgressBar::new(batches as u64).with_prefix(format!("epoch {epoch}"));
+    let template = "{prefix} [{bar:30}] {pos}/{len} batches {elapsed} (eta {eta}) {msg}";
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar
+}
+
+/// The training and test sets from the IDX files in `dir` (see `--holdout` above).
+fn load(dir: &Path, holdout: Option<usize>) -> common::Result<(Dataset, Dataset)> {
+    if !dir.is_dir() {
+        return Err(format!(
+            "--data {}: no such folder; pass the folder that holds MNIST's IDX files",
+            dir.display()
+        )
+        .into());
+    }
+    let (train, test) = (find_set(dir, "train")?, find_set(dir, "t10k")?);
+    let sets = match (train, test, holdout) {
+        (Some(train), Some(test), None) => (read_set(&train)?, read_set(&test)?),
+        (Some(set), _, Some(n)) | (None, Some(set), Some(n)) => {
+            let mut train = read_set(&set)?;
+            let test = classify::hold_out(&mut train, n)?;
+            (train, test)
+        }
+        (Some(set), None, None) | (None, Some(set), None) => {
+            return Err(format!(
+                "{} is the only MNIST set in {}; pass --holdout N to test on its last N images",
+                set.0.display(),
+                dir.display()
+            )
+            .into())
+        }
+        (None, None, _) => {
+            return Err(format!(
+                "no MNIST files in {}: expected train-images-idx3-ubyte and \
+                 train-labels-idx1-ubyte, and/or t10k-images-idx3-ubyte and \
+                 t10k-labels-idx1-ubyte (each may end in .gz)",
+                dir.display()
+            )
+            .into())
+        }
+    };
+    Ok(sets)
+}
+
+/// The images and labels files of the set `prefix` (`train` or `t10k`) in `dir`, plain or
+/// `.gz`; `None` if neither is there, an error if only one of them is.
+fn find_set(dir: &Path, prefix: &str) -> common::Result<Option<(PathBuf, PathBuf)>> {
+    let find = |kind: &str| {
+        let name = format!("{prefix}-{kind}");
+        [dir.join(&name), dir.join(format!("{name}.gz"))]
+            .into_iter()
+            .find(|path| path.is_file())
+    };
+    let (images, labels) = ("images-idx3-ubyte", "labels-idx1-ubyte");
+    match (find(images), find(labels)) {
+        (Some(i), Some(l)) => Ok(Some((i, l))),
+        (None, None) => Ok(None),
+        (Some(found), None) | (None, Some(found)) => Err(format!(
+            "{} is there but {prefix}-{}(.gz), which belongs with it, is not",
+            found.display(),
+            if found.to_string_lossy().contains(images) {
+                labels
+            } else {
+                images
+            }
+        )
+        .into()),
+    }
+}
+
+/// One MNIST set, checked to be 28x28 images of the digits 0-9.
+fn read_set((images, labels): &(PathBuf, PathBuf)) -> common::Result<Dataset> {
+    let data = load_mnist(images, labels)?;
+    classify::check_width(&data, 784, images)?;
+    classify::check_digit_labels(&data, labels)?;
+    Ok(data)
+}

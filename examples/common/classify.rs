@@ -1,0 +1,156 @@
+//! What the digit classifiers (`06_digits`, `07_mnist`) share: their training flags, the
+//! hold-out split, checks of the data, the loss of one mini-batch, an epoch of training,
+//! and held-out accuracy.
+
+use std::path::Path;
+
+use micrograd::data::Dataset;
+use micrograd::nn::{Module, MLP};
+use micrograd::optim::{check_loss, Optimizer};
+use micrograd::{loss, Value};
+
+use super::{checked_number, number, opt_checked_number, Result};
+
+/// The flags of a training run.
+pub struct Training {
+    /// `--epochs`: passes over the training set.
+    pub epochs: usize,
+    /// `--batch-size`: samples per step.
+    pub batch_size: usize,
+    /// `--lr`: the optimiser's learning rate.
+    pub lr: f64,
+    /// `--seed`: seeds the initial weights and the shuffles.
+    pub seed: u64,
+    /// `--holdout`: how many samples to keep for testing (`None`: the example's default).
+    pub holdout: Option<usize>,
+}
+
+impl Training {
+    /// Reads `--epochs`, `--batch-size`, `--lr`, `--seed` and `--holdout`, taking the
+    /// value in `defaults` for each flag that is absent; fails on a value out of range.
+    pub fn from_args(args: &mut pico_args::Arguments, defaults: Training) -> Result<Training> {
+        let positive = |args: &mut _, name, default| {
+            checked_number(args, name, default, "at least 1", |&n: &usize| n >= 1)
+        };
+        Ok(Training {
+            epochs: positive(args, "--epochs", defaults.epochs)?,
+            batch_size: positive(args, "--batch-size", defaults.batch_size)?,
+            lr: checked_number(args, "--lr", defaults.lr, "finite and > 0", |x: &f64| {
+                x.is_finite() && *x > 0.0
+            })?,
+            seed: number(args, "--seed")?.unwrap_or(defaults.seed),
+            holdout: opt_checked_number(args, "--holdout", "at least 1", |&n| n >= 1)?
+                .or(defaults.holdout),
+        })
+    }
+}
+
+/// Splits the last `n` samples off `data` for testing, or says why it cannot.
+pub fn hold_out(data: &mut Dataset, n: usize) -> Result<Dataset> {
+    if n >= data.len() {
+        let len = data.len();
+        return Err(format!(
+            "--holdout {n} leaves nothing to train on: there are {len} samples; pass fewer than {len}"
+        )
+        .into());
+    }
+    Ok(data.split_off_last(n)?)
+}
+
+/// `Ok` if every label of `data` (read from `path`) is a digit `0.0, 1.0, ..., 9.0`;
+/// otherwise an error naming the first sample that is not (counting from 0) and its label.
+pub fn check_digit_labels(data: &Dataset, path: &Path) -> Result {
+    let not_digit = |y: &f64| !((0.0..=9.0).contains(y) && y.fract() == 0.0);
+    match data.labels.iter().position(not_digit) {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "{}: sample {i} (counting from 0) has the label {}; labels must be the digits 0 to 9",
+            path.display(),
+            data.labels[i]
+        )
+        .into()),
+    }
+}
+
+/// Rescales every weight of `model` by `1/√nin` (nin: the neuron's number of inputs), so
+/// each weight is uniform in ±1/√nin instead of micrograd's ±1: PyTorch's default for a
+/// linear layer. On 200 MNIST images, micrograd's ±1 weights give MLP(784, [32, 10])
+/// first-layer sums with a standard deviation of about 5 and logits of about 9 (up to
+/// 40), so the first softmax outputs are confidently wrong; scaled, both are below 1.
+pub fn scale_initial_weights(model: &MLP) {
+    for neuron in model.layers().iter().flat_map(|layer| layer.neurons()) {
+        let scale = 1.0 / (neuron.nin() as f64).sqrt();
+        for w in neuron.weights() {
+            w.set_data(w.data() * scale);
+        }
+    }
+}
+
+/// The loss of one mini-batch: the mean softmax cross-entropy of `model`'s outputs
+/// against the `labels` (checked digits, see [`check_digit_labels`]).
+///
+/// This function builds the whole graph that one training step differentiates; another
+/// engine (a compiled tape, say) can take its place without touching the training loop.
+pub fn batch_loss(model: &MLP, inputs: &[Vec<f64>], labels: &[f64]) -> Result<Value> {
+    let logits = inputs
+        .iter()
+        .map(|x| model.forward_f64(x))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    let classes: Vec<usize> = labels.iter().map(|&y| y as usize).collect();
+    Ok(loss::softmax_cross_entropy_mean(&logits, &classes)?)
+}
+
+/// One epoch of micrograd's training loop over `train`, `batch_size` samples per step:
+/// for each mini-batch, the loss, its gradients, an update. Counts the steps in `step`,
+/// calls `after_step` after each, and returns the mean of the batch losses. Fails before
+/// any update if a loss is not finite, naming the step.
+pub fn train_epoch(
+    model: &MLP,
+    opt: &mut impl Optimizer,
+    train: &Dataset,
+    batch_size: usize,
+    step: &mut usize,
+    mut after_step: impl FnMut(),
+) -> Result<f64> {
+    let batches = train.batches(batch_size)?;
+    let n = batches.len();
+    let mut sum = 0.0;
+    for (inputs, labels) in batches {
+        let loss = batch_loss(model, inputs, labels)?;
+        check_loss(*step, loss.data())?;
+        opt.zero_grad();
+        loss.backward();
+        opt.step()?;
+        sum += loss.data();
+        *step += 1;
+        after_step();
+    }
+    Ok(sum / n as f64)
+}
+
+/// The fraction of `data` whose largest output is its label. One sample at a time, so
+/// only one sample's graph is alive at once.
+pub fn accuracy(model: &MLP, data: &Dataset) -> Result<f64> {
+    let mut correct = 0;
+    for (x, &y) in data.inputs.iter().zip(&data.labels) {
+        let predicted = loss::argmax(&model.forward_f64(x)?)?;
+        correct += usize::from(predicted as f64 == y);
+    }
+    Ok(correct as f64 / data.len() as f64)
+}
+
+/// `MLP(64, [32, 10]): 2410 parameters; 1438 training images, 359 held out`.
+pub fn describe(model: &MLP, train: &Dataset, test: &Dataset) -> String {
+    let (shape, n) = (model.shape(), model.num_parameters());
+    let (train, test) = (train.len(), test.len());
+    format!("{shape}: {n} parameters; {train} training images, {test} held out")
+}
+
+/// `Ok` if the images of `data` (read from `path`) have `pixels` pixels each.
+pub fn check_width(data: &Dataset, pixels: usize, path: &Path) -> Result {
+    if data.width() == pixels {
+        return Ok(());
+    }
+    let (path, width) = (path.display(), data.width());
+    Err(format!("{path}: images of {width} pixels, but this model takes {pixels}").into())
+}

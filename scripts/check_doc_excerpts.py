@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Check that the Rust excerpts in docs/*.md are still the code in src/.
+
+The docs quote crate-internal code in ```rust,ignore blocks (a doctest cannot call it,
+so the compiler does not check those blocks). This script does: every code line of such
+a block must be a line of some file under src/. Both sides are compared with any
+trailing `// comment` removed and surrounding whitespace trimmed, so a doc may add the
+Python line a Rust line replaces as a comment. Blank lines, lines that are only a
+comment, and `...` are skipped, so a doc may abridge with `// ...`.
+
+Prints each line that is not found (doc, block, line) and exits 1 if there is any.
+Run from anywhere: `python3 scripts/check_doc_excerpts.py`.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# A char literal ('x', '\n', '\'', '"') or the start of a raw string (r"..", r#".."#).
+CHAR_LITERAL = re.compile(r"'(\\.|\\u\{[0-9a-fA-F]+\}|[^\\'])'")
+RAW_STRING_START = re.compile(r'b?r(#*)"')
+
+
+def strip_comment(line):
+    """The line without a trailing `// comment` (one outside string and char
+    literals), trimmed."""
+    i = 0
+    while i < len(line):
+        c = line[i]
+        raw = RAW_STRING_START.match(line, i)
+        if raw and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] == "_")):
+            end = line.find('"' + raw.group(1), raw.end())
+            i = len(line) if end < 0 else end + 1 + len(raw.group(1))
+        elif c == '"':
+            i += 1
+            while i < len(line) and line[i] != '"':
+                i += 2 if line[i] == "\\" else 1
+            i += 1
+        elif c == "'":
+            char = CHAR_LITERAL.match(line, i)
+            i = char.end() if char else i + 1  # else a lifetime: `'a`
+        elif line.startswith("//", i):
+            return line[:i].strip()
+        else:
+            i += 1
+    return line.strip()
+
+
+def rust_ignore_blocks(text):
+    """(line number of the opening fence, [(line number, line), ...]) for each
+    ```rust,ignore block of a markdown text."""
+    blocks, current = [], None
+    for number, line in enumerate(text.splitlines(), start=1):
+        fence = line.strip()
+        if current is None:
+            if fence.startswith("```") and fence[3:].replace(" ", "") == "rust,ignore":
+                current = (number, [])
+        elif fence.startswith("```"):
+            blocks.append(current)
+            current = None
+        else:
+            current[1].append((number, line))
+    if current is not None:
+        blocks.append(current)  # an unclosed block is still checked
+    return blocks
+
+
+def source_lines():
+    """Every line of every file under src/, comment-stripped and trimmed."""
+    lines = set()
+    for path in sorted((ROOT / "src").rglob("*")):
+        if path.is_file():
+            text = path.read_text(encoding="utf-8", errors="replace")
+            lines.update(strip_comment(line) for line in text.splitlines())
+    return lines
+
+
+def main():
+    known = source_lines()
+    missing, checked = 0, 0
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        name = doc.relative_to(ROOT)
+        blocks = rust_ignore_blocks(doc.read_text(encoding="utf-8"))
+        for index, (fence_line, lines) in enumerate(blocks, start=1):
+            for number, line in lines:
+                code = strip_comment(line)
+                if code in ("", "..."):
+                    continue
+                checked += 1
+                if code not in known:
+                    missing += 1
+                    print(
+                        f"{name}:{number}: block {index} (```rust,ignore at line "
+                        f"{fence_line}): not in src/: {code}"
+                    )
+    if missing:
+        print(
+            f"\n{missing} of {checked} excerpt lines are not in src/: "
+            "quote the current code (see scripts/check_doc_excerpts.py)."
+        )
+        return 1
+    print(f"All {checked} code lines of the ```rust,ignore excerpts in docs/ are in src/.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
