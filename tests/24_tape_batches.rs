@@ -167,3 +167,20 @@ fn an_overflow_in_a_fused_product_is_reported_as_the_product() {
         "{err}"
     );
 }
+
+// scores = list(map(model, inputs)): the scores are inner nodes, read back as outputs
+#[test]
+fn outputs_are_read_after_each_run_even_a_product_that_would_be_fused() {
+    let (w, x) = (Value::new(2.0), Value::new(1.0));
+    let score = &w * &x;
+    let total: Value = [score.clone(), w.clone()].into_iter().sum();
+    let mut tape = Tape::compile_with_outputs(&total, std::slice::from_ref(&score)).unwrap();
+    let input = tape.inputs(std::slice::from_ref(&x)).unwrap();
+    tape.set_inputs(&input, &[4.0]).unwrap();
+    assert_eq!(tape.evaluate().unwrap(), 10.0);
+    assert_eq!(tape.outputs().collect::<Vec<_>>(), [8.0]);
+
+    let elsewhere = Value::new(1.0).exp().with_label("elsewhere");
+    let err = Tape::compile_with_outputs(&total, &[elsewhere]).unwrap_err();
+    assert!(matches!(err, Error::NotOnTape { label: Some(ref l) } if l == "elsewhere"));
+}

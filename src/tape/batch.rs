@@ -15,6 +15,10 @@
 //!    backward, adding d loss / d leaf into the tape's per-leaf sums;
 //! 3. [`flush_grads`](Tape::flush_grads) adds those sums into the leaf `Value`s' grads
 //!    and resets them; then the optimiser steps as usual.
+//!
+//! [`evaluate`](Tape::evaluate) runs the forward pass alone (for held-out data), and
+//! [`outputs`](Tape::outputs) reads values named at
+//! [`compile_with_outputs`](Tape::compile_with_outputs), such as a network's scores.
 
 use super::Tape;
 use crate::engine::Value;
@@ -186,6 +190,30 @@ impl Tape {
         }
         self.run_backward()?;
         Ok(value)
+    }
+
+    /// Forward only, from the leaf data the tape holds (as [`accumulate`](Tape::accumulate)
+    /// runs it, without the backward): for evaluating a model on many samples with
+    /// [`set_inputs`](Tape::set_inputs), reading the scores with
+    /// [`outputs`](Tape::outputs). Returns the root's value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NonFinite`] as [`forward`](Tape::forward) reports it.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let (w, x) = (Value::new(3.0), Value::new(0.0));
+    /// let score = &w * &x;
+    /// let mut tape = Tape::compile_with_outputs(&score.relu(), &[score.clone()])?;
+    /// let input = tape.inputs(&[x.clone()])?;
+    /// tape.set_inputs(&input, &[-2.0])?;
+    /// assert_eq!(tape.evaluate()?, 0.0);
+    /// assert_eq!(tape.outputs().next(), Some(-6.0));
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn evaluate(&mut self) -> Result<f64, Error> {
+        self.run_forward()
     }
 
     /// Adds the gradients summed by [`accumulate`](Tape::accumulate) into the leaf

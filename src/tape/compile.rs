@@ -44,6 +44,30 @@ impl Tape {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn compile(root: &Value) -> Result<Tape, Error> {
+        Tape::compile_with_outputs(root, &[])
+    }
+
+    /// [`compile`](Tape::compile), keeping the values of `outputs` (nodes of the graph
+    /// other than the root, such as a network's scores when the root is the loss) so
+    /// that [`outputs`](Tape::outputs) reads them after each forward.
+    ///
+    /// # Errors
+    ///
+    /// As [`compile`](Tape::compile), and [`Error::NotOnTape`] if one of `outputs` is
+    /// not a node of the graph under `root`.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let x = Value::new(2.0);
+    /// let score = x.tanh();
+    /// let loss = (&score - 1.0).powf(2.0);
+    /// let mut tape = Tape::compile_with_outputs(&loss, &[score.clone()])?;
+    /// x.set_data(0.5);
+    /// tape.forward()?;
+    /// assert_eq!(tape.outputs().collect::<Vec<_>>(), [0.5f64.tanh()]);
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn compile_with_outputs(root: &Value, outputs: &[Value]) -> Result<Tape, Error> {
         if root.node().op == Op::Leaf {
             return Err(Error::InvalidInput(format!(
                 "cannot compile a tape from a leaf value{}: it was not computed from \
@@ -61,7 +85,10 @@ impl Tape {
                 u32::MAX
             )));
         }
-        let fused = fused_products(&order);
+        let mut fused = fused_products(&order);
+        for output in outputs {
+            fused.remove(&output.address());
+        }
         let inner: Vec<Value> = order
             .iter()
             .filter(|v| v.node().op != Op::Leaf && !fused.contains(&v.address()))
@@ -94,6 +121,7 @@ impl Tape {
             labels: Vec::new(),
             data_finite: true,
             unflushed: false,
+            outputs: Vec::new(),
             leaves: Vec::new(),
         };
         for (v, k) in leaves.iter().chain(&inner).zip(0u32..) {
@@ -125,6 +153,13 @@ impl Tape {
             }
         }
         tape.data.push(1.0);
+        tape.outputs = outputs
+            .iter()
+            .map(|v| match index.get(&v.address()) {
+                Some(&k) => Ok(k),
+                None => Err(Error::NotOnTape { label: v.label() }),
+            })
+            .collect::<Result<_, _>>()?;
         tape.leaf_index = leaves.iter().map(|v| (v.address(), idx(v))).collect();
         tape.leaves = leaves;
         tape.data_finite = all_finite(&tape.data);

@@ -64,6 +64,9 @@ pub struct Tape {
     pub(super) labels: Vec<(u32, Box<str>)>,
     /// Whether every entry of `data` is finite.
     pub(super) data_finite: bool,
+    /// The node indices of the outputs asked for by
+    /// [`compile_with_outputs`](Tape::compile_with_outputs).
+    pub(super) outputs: Vec<u32>,
     /// Whether the leaves' entries of `grad` are sums of [`Tape::accumulate`] runs not
     /// yet handed to the `Value`s (rather than the gradient of the last `backward`).
     pub(super) unflushed: bool,
@@ -86,6 +89,22 @@ impl Tape {
     /// ```
     pub fn value(&self) -> f64 {
         self.data[self.root()]
+    }
+
+    /// The values of the outputs named at
+    /// [`compile_with_outputs`](Tape::compile_with_outputs), in that order, from the last
+    /// forward (or from the graph, before one).
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let x = Value::new(3.0);
+    /// let y = &x * &x;
+    /// let tape = Tape::compile_with_outputs(&(&y + 1.0), &[y.clone(), x.clone()])?;
+    /// assert_eq!(tape.outputs().collect::<Vec<_>>(), [9.0, 3.0]);
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn outputs(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
+        self.outputs.iter().map(|&k| self.data[k as usize])
     }
 
     /// d root / d `leaf` from the last [`backward`](Tape::backward) of this tape alone
