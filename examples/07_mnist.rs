@@ -19,7 +19,10 @@
 //!   model trains on `train-*` and is tested on `t10k-*`, so both sets must be there;
 //! - `--limit N` [all]: train on only the first N training images (for a quick run);
 //! - `--epochs N` [5], `--batch-size N` [32], `--lr X` [0.002, Adam's learning rate];
-//! - `--seed N` [0]: seeds the initial weights and every shuffle.
+//! - `--seed N` [0]: seeds the initial weights and every shuffle;
+//! - `--engine tape|dynamic` [tape]: compile one image's graph once and run it per image
+//!   (`examples/common/classify_tape.rs`), or build each batch's graph anew with `Value`s
+//!   (`batch_loss`, as Python would; about 5x slower).
 //!
 //! After each epoch it prints `step <k> loss <loss>, accuracy <pct>%` (k: the index of the
 //! epoch's last mini-batch step, counting from 0; loss: the mean of that epoch's batch
@@ -27,8 +30,9 @@
 //! then the time per sample-step, and last `final step=<k> loss=<loss> accuracy=<pct>%`.
 //! The progress bar goes to stderr, and only when stderr is a terminal.
 //!
-//! Each step's graph is built by `batch_loss` in `examples/common/classify.rs`, the one
-//! function to replace to train with another engine.
+//! With `--engine dynamic`, each step's graph is built by `batch_loss` in
+//! `examples/common/classify.rs`; with the default tape, `examples/common/classify_tape.rs`
+//! builds one image's graph once.
 
 mod common;
 
@@ -37,13 +41,15 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use common::classify::{self, Training};
+use common::classify_tape::ImageTape;
+use common::Engine;
 use indicatif::{ProgressBar, ProgressStyle};
 use micrograd::data::{load_mnist, Dataset};
 use micrograd::prelude::*;
 use rand::{rngs::StdRng, SeedableRng};
 
 const USAGE: &str = "07_mnist [--data DIR] [--holdout N] [--limit N] [--epochs N] \
-                     [--batch-size N] [--lr X] [--seed N]";
+                     [--batch-size N] [--lr X] [--seed N] [--engine tape|dynamic]";
 
 fn main() -> ExitCode {
     common::main_with(run)
@@ -66,6 +72,7 @@ fn run() -> common::Result {
         holdout: None,
     };
     let t = Training::from_args(&mut args, defaults)?;
+    let engine = common::engine(&mut args, Engine::Tape)?;
     common::finish(args, USAGE)?;
 
     let (mut train, test) = load(&dir, t.holdout)?;
@@ -83,6 +90,11 @@ fn run() -> common::Result {
     classify::scale_initial_weights(&model);
     let mut opt = Adam::new(model.parameters(), t.lr)?;
     println!("{}", classify::describe(&model, &train, &test));
+    // With the tape, one image's graph is compiled once (see `classify_tape`).
+    let mut tape = match engine {
+        Engine::Tape => Some(ImageTape::compile(&model)?),
+        Engine::Dynamic => None,
+    };
 
     let (mut training, mut testing) = (Duration::ZERO, Duration::ZERO);
     let (mut step, mut loss, mut accuracy) = (0, f64::NAN, 0.0);
@@ -90,13 +102,18 @@ fn run() -> common::Result {
         train.shuffle(&mut rng);
         let bar = progress_bar(epoch, train.len().div_ceil(t.batch_size));
         let start = Instant::now();
-        loss = classify::train_epoch(&model, &mut opt, &train, t.batch_size, &mut step, || {
-            bar.inc(1)
-        })?;
+        let tick = || bar.inc(1);
+        loss = match &mut tape {
+            Some(tape) => tape.train_epoch(&mut opt, &train, t.batch_size, &mut step, tick)?,
+            None => classify::train_epoch(&model, &mut opt, &train, t.batch_size, &mut step, tick)?,
+        };
         training += start.elapsed();
         bar.set_message("testing");
         let start = Instant::now();
-        accuracy = classify::accuracy(&model, &test)?;
+        accuracy = match &mut tape {
+            Some(tape) => tape.accuracy(&test)?,
+            None => classify::accuracy(&model, &test)?,
+        };
         testing += start.elapsed();
         bar.finish_and_clear();
         common::print_step(step - 1, loss, Some(accuracy));

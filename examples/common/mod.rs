@@ -8,6 +8,7 @@ use std::error::Error;
 use std::process::ExitCode;
 
 pub mod classify;
+pub mod classify_tape;
 
 /// The error type of an example's `run()`: any error, shown with its `Display` text.
 pub type Result<T = ()> = std::result::Result<T, Box<dyn Error>>;
@@ -67,6 +68,26 @@ pub fn steps(args: &mut pico_args::Arguments, default: usize) -> Result<usize> {
         return Err("--steps must be at least 1".into());
     }
     Ok(steps)
+}
+
+/// Which engine trains the model: the graph built anew each step (`Value`, as in
+/// Python), or one graph compiled once into a [`micrograd::tape::Tape`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// `--engine dynamic`
+    Dynamic,
+    /// `--engine tape`
+    Tape,
+}
+
+/// The value of `--engine dynamic|tape` (or `default`).
+pub fn engine(args: &mut pico_args::Arguments, default: Engine) -> Result<Engine> {
+    match args.opt_value_from_str::<_, String>("--engine")?.as_deref() {
+        None => Ok(default),
+        Some("dynamic") => Ok(Engine::Dynamic),
+        Some("tape") => Ok(Engine::Tape),
+        Some(other) => Err(format!("--engine {other:?}: expected dynamic or tape").into()),
+    }
 }
 
 /// The command-line flags, or `None` after printing `usage` if `-h` or `--help` was given

@@ -1,0 +1,112 @@
+//! The digit classifiers' training and evaluation through a compiled [`Tape`]: the same
+//! mini-batch SGD as `classify::train_epoch`, with the graph of *one* image compiled once
+//! and run per image (see `docs/tape.md`, "Mini-batches").
+
+use micrograd::nn::MLP;
+use micrograd::optim::{check_loss, Optimizer};
+use micrograd::tape::{Inputs, Tape};
+use micrograd::Value;
+
+use micrograd::data::Dataset;
+
+use super::Result;
+
+/// One image's loss on a tape, and the leaves that each image (and batch) fills in.
+pub struct ImageTape {
+    tape: Tape,
+    /// The pixels.
+    image: Inputs,
+    /// The one-hot label.
+    label: Inputs,
+    /// `1 / batch size`, so that the gradients summed over a batch are those of the
+    /// batch's mean loss.
+    scale: Inputs,
+}
+
+impl ImageTape {
+    /// Builds and compiles `cross_entropy(model(x), onehot(y)) * scale` with leaves for
+    /// `x`, the one-hot `y` and `scale`, keeping the logits as outputs.
+    ///
+    /// The loss is `ln(sum_i exp(z_i)) - sum_i y_i z_i`, the softmax cross-entropy of
+    /// `loss::softmax_cross_entropy` with the label as leaves instead of an index (so one
+    /// tape serves every class) and without its max shift (which depends on the data,
+    /// and a tape cannot rebuild it): the logits of these small, scaled models stay far
+    /// from exp's overflow at 709, and the tape reports a non-finite loss if not.
+    pub fn compile(model: &MLP) -> Result<ImageTape> {
+        let leaves = |n: usize| (0..n).map(|_| Value::new(0.0)).collect::<Vec<_>>();
+        let (x, y, scale) = (leaves(model.nin()), leaves(model.nout()), Value::new(1.0));
+        let logits = model.forward(&x)?;
+        let log_sum_exp = logits.iter().map(Value::exp).sum::<Value>().ln();
+        let picked: Value = logits.iter().zip(&y).map(|(z, y)| y * z).sum();
+        let loss = (log_sum_exp - picked) * &scale;
+        let tape = Tape::compile_with_outputs(&loss, &logits)?;
+        Ok(ImageTape {
+            image: tape.inputs(&x)?,
+            label: tape.inputs(&y)?,
+            scale: tape.inputs(&[scale])?,
+            tape,
+        })
+    }
+
+    /// One epoch of mini-batch training, as `classify::train_epoch`: per batch, every
+    /// image runs forward and backward on the tape (gradients summed in the tape), then
+    /// the sums go to the parameters and the optimiser steps. Returns the mean batch loss.
+    pub fn train_epoch(
+        &mut self,
+        opt: &mut impl Optimizer,
+        train: &Dataset,
+        batch_size: usize,
+        step: &mut usize,
+        mut after_step: impl FnMut(),
+    ) -> Result<f64> {
+        let batches = train.batches(batch_size)?;
+        let n = batches.len();
+        let mut sum = 0.0;
+        let mut onehot = vec![0.0; self.label.len()];
+        for (inputs, labels) in batches {
+            self.tape.read_leaves(); // the parameters as the optimiser left them
+            self.tape
+                .set_inputs(&self.scale, &[1.0 / inputs.len() as f64])?;
+            let mut loss = 0.0;
+            for (x, &y) in inputs.iter().zip(labels) {
+                onehot.fill(0.0);
+                onehot[y as usize] = 1.0;
+                self.tape.set_inputs(&self.image, x)?;
+                self.tape.set_inputs(&self.label, &onehot)?;
+                loss += self.tape.accumulate()?;
+            }
+            check_loss(*step, loss)?;
+            opt.zero_grad();
+            self.tape.flush_grads();
+            opt.step()?;
+            sum += loss;
+            *step += 1;
+            after_step();
+        }
+        Ok(sum / n as f64)
+    }
+
+    /// The fraction of `data` whose largest logit is its label, as `classify::accuracy`.
+    pub fn accuracy(&mut self, data: &Dataset) -> Result<f64> {
+        self.tape.read_leaves();
+        let mut correct = 0;
+        for (x, &y) in data.inputs.iter().zip(&data.labels) {
+            self.tape.set_inputs(&self.image, x)?;
+            self.tape.evaluate()?;
+            // The first largest logit, as `loss::argmax`.
+            let (best, _) =
+                self.tape
+                    .outputs()
+                    .enumerate()
+                    .fold((0, f64::NEG_INFINITY), |(bi, bz), (i, z)| {
+                        if z > bz {
+                            (i, z)
+                        } else {
+                            (bi, bz)
+                        }
+                    });
+            correct += usize::from(best as f64 == y);
+        }
+        Ok(correct as f64 / data.len() as f64)
+    }
+}
