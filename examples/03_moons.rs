@@ -16,13 +16,15 @@
 //!   -1 or +1, instead of the notebook's 100 points (`micrograd::data::moons100()`).
 //! - `--svg PATH`: where to write the picture.
 //! - `--engine dynamic|tape` [dynamic]: build the loss's graph anew every step, as
-//!   Python does, or build it once and run it as a compiled [`Tape`] (same printed
-//!   numbers, about ten times faster; see `docs/tape.md`).
+//!   Python does, or build it once and run it as a compiled [`Tape`] (the same
+//!   accuracies, losses equal to the last digit or two, about 35x faster a step; see
+//!   `docs/tape.md`). The median time of a step is printed before the last line.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use common::Engine;
 use micrograd::data::{self, Dataset};
@@ -63,10 +65,16 @@ fn run() -> common::Result {
     println!("{model}");
     println!("number of parameters {}", model.num_parameters());
 
+    let mut step_times = Vec::with_capacity(steps);
     let (last_loss, last_accuracy) = match engine {
-        Engine::Dynamic => train(&model, &data, steps)?,
-        Engine::Tape => train_on_tape(&model, &data, steps)?,
+        Engine::Dynamic => train(&model, &data, steps, &mut step_times)?,
+        Engine::Tape => train_on_tape(&model, &data, steps, &mut step_times)?,
     };
+    step_times.sort_by(f64::total_cmp);
+    println!(
+        "{engine:?} engine: median {:.1} µs per step (forward, backward, update)",
+        1e6 * step_times[step_times.len() / 2]
+    );
     let caption = format!(
         "{} after {steps} steps: {:?}% accuracy",
         model.shape(),
@@ -91,17 +99,26 @@ fn run() -> common::Result {
 ///     if k % 1 == 0:
 ///         print(f"step {k} loss {total_loss.data}, accuracy {acc*100}%")
 /// ```
-fn train(model: &MLP, data: &Dataset, steps: usize) -> Result<(f64, f64), Error> {
+///
+/// Each step's time (building the graph, forward, backward, update) goes into `times`.
+fn train(
+    model: &MLP,
+    data: &Dataset,
+    steps: usize,
+    times: &mut Vec<f64>,
+) -> Result<(f64, f64), Error> {
     let mut sgd = Sgd::new(model.parameters(), 1.0)?;
     let schedule = Schedule::linear(1.0, 0.1, 100)?; // 1.0 - 0.9*k/100
     let mut last = (f64::NAN, f64::NAN);
     for k in 0..steps {
+        let start = Instant::now();
         let (total, accuracy) = demo_loss(model, data)?;
         check_loss(k, total.data())?;
         sgd.zero_grad();
         total.backward();
         schedule.apply(&mut sgd, k)?;
         sgd.step()?;
+        times.push(start.elapsed().as_secs_f64());
         common::print_step(k, total.data(), Some(accuracy));
         last = (total.data(), accuracy);
     }
@@ -112,7 +129,12 @@ fn train(model: &MLP, data: &Dataset, steps: usize) -> Result<(f64, f64), Error>
 /// never change, and the parameters are its leaves) and compiled; each step then runs
 /// it forward and backward, reading the scores back for the accuracy. The optimiser is
 /// the same, and so are the printed numbers.
-fn train_on_tape(model: &MLP, data: &Dataset, steps: usize) -> Result<(f64, f64), Error> {
+fn train_on_tape(
+    model: &MLP,
+    data: &Dataset,
+    steps: usize,
+    times: &mut Vec<f64>,
+) -> Result<(f64, f64), Error> {
     let scores = common::predict(model, &data.inputs)?;
     let total = loss::svm_hinge(&scores, &data.labels)? + loss::l2(&model.parameters(), 1e-4);
     let mut tape = Tape::compile_with_outputs(&total, &scores)?;
@@ -120,6 +142,7 @@ fn train_on_tape(model: &MLP, data: &Dataset, steps: usize) -> Result<(f64, f64)
     let schedule = Schedule::linear(1.0, 0.1, 100)?; // 1.0 - 0.9*k/100
     let mut last = (f64::NAN, f64::NAN);
     for k in 0..steps {
+        let start = Instant::now();
         let total = tape.forward()?;
         let correct = tape
             .outputs()
@@ -131,6 +154,7 @@ fn train_on_tape(model: &MLP, data: &Dataset, steps: usize) -> Result<(f64, f64)
         tape.backward()?;
         schedule.apply(&mut sgd, k)?;
         sgd.step()?;
+        times.push(start.elapsed().as_secs_f64());
         common::print_step(k, total, Some(accuracy));
         last = (total, accuracy);
     }
