@@ -184,3 +184,24 @@ fn outputs_are_read_after_each_run_even_a_product_that_would_be_fused() {
     let err = Tape::compile_with_outputs(&total, &[elsewhere]).unwrap_err();
     assert!(matches!(err, Error::NotOnTape { label: Some(ref l) } if l == "elsewhere"));
 }
+
+// relu(sum(b, w0*x0, ...)): a neuron with its activation is one instruction too.
+#[test]
+fn a_sum_used_only_by_an_activation_is_fused_into_it() {
+    let (w, x, b) = (Value::new(0.5), Value::new(2.0), Value::new(-3.0));
+    let z: Value = [b.clone(), &w * &x].into_iter().sum();
+    let mut tape = Tape::compile(&z.relu()).unwrap();
+    assert_eq!(tape.node_count(), 4); // three leaves and relu(sum)
+    assert_eq!(tape.forward().unwrap(), 0.0);
+    tape.backward().unwrap();
+    assert_eq!(w.grad(), 0.0); // relu'(-2) = 0
+
+    // exp(sum(..)) overflowing is the exp's doing, not the sum's
+    let mut tape = Tape::compile(&z.exp().with_label("e")).unwrap();
+    b.set_data(800.0);
+    let err = tape.forward().unwrap_err();
+    assert!(
+        matches!(err, Error::NonFinite { op: "exp", label: Some(ref l), .. } if l == "e"),
+        "{err}"
+    );
+}

@@ -102,7 +102,15 @@ impl Tape {
             let [a, b] = self.args[k].map(|i| i as usize);
             let g = grad[k];
             match self.steps[k] {
-                Step::Dot => {
+                Step::Dot | Step::DotThen(_) => {
+                    let g = match self.steps[k] {
+                        // The fused sum's gradient: `local * out.grad`.
+                        Step::DotThen(op) => op.local_grads(0.0, 0.0, data[k], 0.0).0 * g,
+                        _ => g,
+                    };
+                    if CHECK && !g.is_finite() {
+                        return Some((self.steps[k].symbol(), Some(k), g));
+                    }
                     for &run in &runs[a..b] {
                         // d (x * y) / dx = y: Python's `self.grad += other.data * out.grad`
                         add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
@@ -112,7 +120,7 @@ impl Tape {
                             if let Some(p) = parents.into_iter().find(|&p| !grad[p].is_finite()) {
                                 // An unfused term: the sum's rule; else the fused `*`'s.
                                 let (op, node) = if run.y as usize == one {
-                                    ("sum", Some(k))
+                                    ("sum", (self.steps[k] == Step::Dot).then_some(k))
                                 } else {
                                     ("*", None)
                                 };

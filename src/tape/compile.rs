@@ -85,7 +85,7 @@ impl Tape {
                 u32::MAX
             )));
         }
-        let mut fused = fused_products(&order);
+        let mut fused = fused_nodes(&order);
         for output in outputs {
             fused.remove(&output.address());
         }
@@ -127,23 +127,30 @@ impl Tape {
         for (v, k) in leaves.iter().chain(&inner).zip(0u32..) {
             let node = v.node();
             let parents = node.parents();
-            let (step, args) = match node.op.arity() {
-                Arity::Zero => (Step::Leaf, [0, 0]),
-                Arity::One if node.param() == 0.0 => (Step::Unary(node.op), [idx(&parents[0]), 0]),
-                Arity::One => {
+            let (step, args) = match (sum_of(v, &fused), node.op.arity()) {
+                (Some(sum), _) => {
+                    let start = tape.runs.len();
+                    for (x, y) in terms(&sum, &fused) {
+                        let y = y.as_ref().map_or(one, idx);
+                        tape.push_term(start, idx(&x), y);
+                    }
+                    let step = match node.op {
+                        Op::Sum => Step::Dot,
+                        activation => Step::DotThen(activation),
+                    };
+                    (step, [start as u32, tape.runs.len() as u32])
+                }
+                (None, Arity::Zero) => (Step::Leaf, [0, 0]),
+                (None, Arity::One) if node.param() == 0.0 => {
+                    (Step::Unary(node.op), [idx(&parents[0]), 0])
+                }
+                (None, Arity::One) => {
                     tape.consts.push(node.param());
                     let c = (tape.consts.len() - 1) as u32;
                     (Step::Unary(node.op), [idx(&parents[0]), c])
                 }
-                Arity::Two => (Step::Binary(node.op), [idx(&parents[0]), idx(&parents[1])]),
-                Arity::Many => {
-                    let start = tape.runs.len();
-                    for (x, y) in terms(v, &fused) {
-                        let y = y.as_ref().map_or(one, idx);
-                        tape.push_term(start, idx(&x), y);
-                    }
-                    (Step::Dot, [start as u32, tape.runs.len() as u32])
-                }
+                (None, Arity::Two) => (Step::Binary(node.op), [idx(&parents[0]), idx(&parents[1])]),
+                (None, Arity::Many) => unreachable!("every sum has its terms"),
             };
             tape.steps.push(step);
             tape.args.push(args);
@@ -167,27 +174,55 @@ impl Tape {
     }
 }
 
-/// The products that can be fused into the `sum` using them (see [`Tape`]): the
-/// unlabelled `*` nodes whose one and only use is as a term of a `sum`. No one can ask
-/// the tape about them, and the sum's dot product computes them with the same
-/// arithmetic.
-fn fused_products(order: &[Value]) -> AddressSet {
+/// The nodes that are computed inside the one node that uses them (see [`Tape`]): the
+/// unlabelled `*` nodes whose one and only use is as a term of a `sum`, and the
+/// unlabelled `sum` nodes whose one and only use is an activation ([`activation`]). No
+/// one can ask the tape about them, and the node that takes them in computes them with
+/// the same arithmetic.
+fn fused_nodes(order: &[Value]) -> AddressSet {
     let mut uses: AddressMap<u32> = AddressMap::default();
     for v in order {
         for p in v.node().parents() {
             *uses.entry(p.address()).or_insert(0) += 1;
         }
     }
+    let used_once_unlabelled = |v: &Value, op: Op| {
+        let node = v.node();
+        node.op == op && node.label().is_none() && uses[&v.address()] == 1
+    };
     let mut fused = AddressSet::default();
-    for v in order.iter().filter(|v| v.node().op == Op::Sum) {
-        for term in v.node().parents() {
-            let node = term.node();
-            if node.op == Op::Mul && node.label().is_none() && uses[&term.address()] == 1 {
-                fused.insert(term.address());
-            }
+    for v in order {
+        let node = v.node();
+        if node.op == Op::Sum {
+            let products = node
+                .parents()
+                .iter()
+                .filter(|t| used_once_unlabelled(t, Op::Mul));
+            fused.extend(products.map(Value::address));
+        } else if activation(node.op) && used_once_unlabelled(&node.parents()[0], Op::Sum) {
+            fused.insert(node.parents()[0].address());
         }
     }
     fused
+}
+
+/// Whether a `sum` can be fused into this op: a one-parent op whose derivative is a
+/// function of its output alone (so the sum's value need not be kept).
+fn activation(op: Op) -> bool {
+    matches!(op, Op::Relu | Op::Tanh | Op::Sigmoid | Op::Exp)
+}
+
+/// The `sum` whose terms the inner node `v` computes: `v` itself, or the fused sum under
+/// an activation.
+fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
+    let node = v.node();
+    match node.op {
+        Op::Sum => Some(v.clone()),
+        op if activation(op) && fused.contains(&node.parents()[0].address()) => {
+            Some(node.parents()[0].clone())
+        }
+        _ => None,
+    }
 }
 
 impl Tape {
@@ -220,13 +255,14 @@ fn terms(sum: &Value, fused: &AddressSet) -> Vec<(Value, Option<Value>)> {
         .collect()
 }
 
-/// The operands the tape reads for an inner node: its parents, or for a `sum` the
-/// factors of its terms (the first factors of all terms, then the second ones).
+/// The operands the tape reads for an inner node: its parents, or for a `sum` (or an
+/// activation of a fused one) the factors of its terms (the first factors of all
+/// terms, then the second ones).
 fn operands(v: &Value, fused: &AddressSet) -> Vec<Value> {
-    if v.node().op != Op::Sum {
+    let Some(sum) = sum_of(v, fused) else {
         return v.node().parents().to_vec();
-    }
-    let terms = terms(v, fused);
+    };
+    let terms = terms(&sum, fused);
     let firsts = terms.iter().map(|(x, _)| x.clone());
     let seconds = terms.iter().filter_map(|(_, y)| y.clone());
     firsts.chain(seconds).collect()

@@ -48,6 +48,7 @@ impl Tape {
             let [a, b] = self.args[k].map(|i| i as usize);
             let out = match self.steps[k] {
                 Step::Dot => dot(data, &runs[a..b]),
+                Step::DotThen(op) => op.forward(dot(data, &runs[a..b]), 0.0, 0.0),
                 Step::Binary(op) => op.forward(data[a], data[b], 0.0),
                 Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
                 // (No inner node is a leaf.)
@@ -69,16 +70,23 @@ impl Tape {
         let k = self.data.iter().position(|x| !x.is_finite()).unwrap_or(0);
         let (mut op, mut label, mut value) =
             (self.steps[k].symbol(), self.label_of(k), self.data[k]);
-        if self.steps[k] == Step::Dot {
-            // A fused product may have made it (its factors are finite): name the `*`,
-            // which had no label.
+        if let Step::Dot | Step::DotThen(_) = self.steps[k] {
             let [a, b] = self.args[k].map(|i| i as usize);
-            let products = self.runs[a..b].iter().flat_map(|r| {
-                let (xs, ys) = (&self.data[r.xs()], &self.data[r.ys()]);
-                xs.iter().zip(ys).map(|(x, y)| x * y)
-            });
-            if let Some(bad) = products.into_iter().find(|p| !p.is_finite()) {
-                (op, label, value) = (Op::Mul.symbol(), None, bad);
+            let sum = dot(&self.data, &self.runs[a..b]);
+            if !sum.is_finite() {
+                // The sum made it (a fused one had no label), or one of its fused
+                // products did (its factors are finite; it had no label either).
+                (op, label, value) = (Op::Sum.symbol(), None, sum);
+                let products = self.runs[a..b].iter().flat_map(|r| {
+                    let (xs, ys) = (&self.data[r.xs()], &self.data[r.ys()]);
+                    xs.iter().zip(ys).map(|(x, y)| x * y)
+                });
+                if let Some(bad) = products.into_iter().find(|p| !p.is_finite()) {
+                    (op, value) = (Op::Mul.symbol(), bad);
+                }
+                if self.steps[k] == Step::Dot {
+                    label = self.label_of(k);
+                }
             }
         }
         Error::NonFinite {

@@ -18,7 +18,7 @@ use crate::error::Error;
 /// |------------|-----------|
 /// | `Unary(op)` | `[parent, index into consts]` |
 /// | `Binary(op)` | `[a, b]` |
-/// | `Dot` (every `sum`) | `[start, end]`: its terms are `runs[start..end]` |
+/// | `Dot` (every `sum`), `DotThen(op)` (`op` of a fused `sum`) | `[start, end]`: the sum's terms are `runs[start..end]` |
 ///
 /// `consts[0]` is 0.0, the constant of every unary op without one; `powf` and
 /// `leaky_relu` nodes point at their own entry.
@@ -28,7 +28,8 @@ use crate::error::Error;
 /// nothing else is *fused* in as the pair `[a, b]` (the `*` node is not on the tape);
 /// any other term `t` becomes `[t, one]`, where node `one` (the last entry of `data`,
 /// after the root) holds 1.0, and `t * 1.0` is `t` exactly. So a neuron
-/// `sum(b, w0*x0, w1*x1, ..)` is one instruction, with the same value, bit for bit.
+/// `sum(b, w0*x0, w1*x1, ..)` is one instruction, with the same value, bit for bit;
+/// with its activation, `relu(sum(..))`, it still is one (`DotThen`).
 ///
 /// Consecutive pairs `[x, y], [x + 1, y + 1], ..` are stored as one [`Run`], so that the
 /// loops over them read contiguous slices (which the compiler vectorises where it
@@ -230,6 +231,10 @@ pub(super) enum Step {
     Binary(Op),
     /// A `sum`, stored as a dot product.
     Dot,
+    /// An activation (`relu`, `tanh`, `sigmoid`, `exp`) of a `sum` used by nothing else:
+    /// the sum is fused in and not kept (its gradient is `local * out.grad`, and the
+    /// local derivative of these ops needs only their output).
+    DotThen(Op),
 }
 
 impl Step {
@@ -237,7 +242,7 @@ impl Step {
     pub(super) fn symbol(self) -> &'static str {
         match self {
             Step::Leaf => Op::Leaf.symbol(),
-            Step::Unary(op) | Step::Binary(op) => op.symbol(),
+            Step::Unary(op) | Step::Binary(op) | Step::DotThen(op) => op.symbol(),
             Step::Dot => Op::Sum.symbol(),
         }
     }
