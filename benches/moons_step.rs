@@ -147,6 +147,9 @@ mod handwritten {
         for ((row, grow), (&o, &go)) in neurons.zip(out.iter().zip(grad_out)) {
             // ReLU passes the gradient where its output is positive.
             let dz = if !relu || o > 0.0 { go } else { 0.0 };
+            if dz == 0.0 {
+                continue; // nothing flows back (as the tape skips it too)
+            }
             let (w, gw) = (&row[..x.len()], &mut grow[..x.len()]);
             for ((wi, gwi), (xi, gi)) in w.iter().zip(gw).zip(x.iter().zip(grad_in.iter_mut())) {
                 *gwi += dz * xi;

@@ -111,6 +111,11 @@ impl Tape {
                     if CHECK && !g.is_finite() {
                         return Some((self.steps[k].symbol(), Some(k), g));
                     }
+                    // Nothing flows back through a zero gradient (a ReLU that is off):
+                    // every term would add `finite * 0.0`, which leaves a sum unchanged.
+                    if g == 0.0 {
+                        continue;
+                    }
                     for &run in &runs[a..b] {
                         // d (x * y) / dx = y: Python's `self.grad += other.data * out.grad`
                         add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
