@@ -205,3 +205,15 @@ fn a_sum_used_only_by_an_activation_is_fused_into_it() {
         "{err}"
     );
 }
+
+#[test]
+fn a_non_finite_input_is_reported_until_it_is_overwritten() {
+    let (w, x) = (Value::new(2.0), Value::new(1.0).with_label("x"));
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    let input = tape.inputs(std::slice::from_ref(&x)).unwrap();
+    tape.set_inputs(&input, &[f64::NAN]).unwrap();
+    let err = tape.accumulate().unwrap_err();
+    assert!(matches!(err, Error::NonFinite { op: "", label: Some(ref l), .. } if l == "x"));
+    tape.set_inputs(&input, &[3.0]).unwrap();
+    assert_eq!(tape.accumulate().unwrap(), 6.0);
+}

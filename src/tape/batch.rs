@@ -20,6 +20,7 @@
 //! [`outputs`](Tape::outputs) reads values named at
 //! [`compile_with_outputs`](Tape::compile_with_outputs), such as a network's scores.
 
+use super::layout::all_finite;
 use super::Tape;
 use crate::engine::Value;
 use crate::error::Error;
@@ -80,6 +81,7 @@ impl Tape {
         for (d, leaf) in self.data.iter_mut().zip(&self.leaves) {
             *d = leaf.data();
         }
+        self.leaves_finite = all_finite(&self.data[..self.leaves.len()]);
     }
 
     /// Names the leaves that [`set_inputs`](Tape::set_inputs) fills, in the order of a
@@ -146,6 +148,10 @@ impl Tape {
         }
         for (&k, &x) in inputs.nodes.iter().zip(sample) {
             self.data[k as usize] = x;
+        }
+        // A non-finite number may have been written, or overwritten.
+        if !(self.leaves_finite && all_finite(sample)) {
+            self.leaves_finite = all_finite(&self.data[..self.leaves.len()]);
         }
         Ok(())
     }

@@ -120,6 +120,7 @@ impl Tape {
             grad: vec![0.0; n + 1],
             labels: Vec::new(),
             data_finite: true,
+            leaves_finite: true,
             unflushed: false,
             outputs: Vec::new(),
             leaves: Vec::new(),
@@ -170,6 +171,7 @@ impl Tape {
         tape.leaf_index = leaves.iter().map(|v| (v.address(), idx(v))).collect();
         tape.leaves = leaves;
         tape.data_finite = all_finite(&tape.data);
+        tape.leaves_finite = all_finite(&tape.data[..tape.leaves.len()]);
         Ok(tape)
     }
 }

@@ -42,7 +42,7 @@ impl Tape {
         let first = self.leaves.len();
         // A NaN or infinity is noted on the way (a compare per node, no branch) and
         // located afterwards.
-        let mut finite = all_finite(&self.data[..first]);
+        let mut finite = self.leaves_finite;
         let (data, runs, consts) = (&mut self.data, &self.runs, &self.consts);
         for k in first..self.steps.len() {
             let [a, b] = self.args[k].map(|i| i as usize);

@@ -65,6 +65,9 @@ pub struct Tape {
     pub(super) labels: Vec<(u32, Box<str>)>,
     /// Whether every entry of `data` is finite.
     pub(super) data_finite: bool,
+    /// Whether the leaves' entries of `data` are finite (kept up to date by whatever
+    /// writes them, so that a run need not look at every leaf).
+    pub(super) leaves_finite: bool,
     /// The node indices of the outputs asked for by
     /// [`compile_with_outputs`](Tape::compile_with_outputs).
     pub(super) outputs: Vec<u32>,
