@@ -217,3 +217,21 @@ fn a_non_finite_input_is_reported_until_it_is_overwritten() {
     tape.set_inputs(&input, &[3.0]).unwrap();
     assert_eq!(tape.accumulate().unwrap(), 6.0);
 }
+
+// Long sums (here 8 neurons of 71 terms) are computed four at a time on the tape; each
+// is still added up left to right, so the value is the dynamic graph's, bit for bit.
+#[test]
+fn wide_layers_give_the_dynamic_graphs_value_exactly() {
+    let model = MLP::new(70, &[8, 1], &mut PythonRandom::seed(7));
+    let x: Vec<f64> = (0..70).map(|i| (i as f64 * 0.37).sin()).collect();
+    let out = model.forward_f64(&x).unwrap().remove(0);
+    let mut tape = Tape::compile(&out).unwrap();
+    assert_eq!(tape.forward().unwrap(), out.data());
+    tape.backward().unwrap();
+    let tape_grads: Vec<f64> = model.parameters().iter().map(Value::grad).collect();
+    model.zero_grad();
+    out.backward();
+    for (t, p) in tape_grads.iter().zip(model.parameters()) {
+        assert_relative_eq!(*t, p.grad(), max_relative = REL, epsilon = 1e-15);
+    }
+}

@@ -94,7 +94,7 @@ impl Tape {
             .filter(|v| v.node().op != Op::Leaf && !fused.contains(&v.address()))
             .cloned()
             .collect();
-        let inner = by_depth(inner, &fused);
+        let (inner, depths) = by_depth(inner, &fused);
         let leaves = leaves_by_first_use(&inner, &fused);
 
         // Node index of every value: leaves first, then the inner nodes in order.
@@ -121,6 +121,7 @@ impl Tape {
             labels: Vec::new(),
             data_finite: true,
             leaves_finite: true,
+            side_by_side: Vec::new(),
             unflushed: false,
             outputs: Vec::new(),
             leaves: Vec::new(),
@@ -161,6 +162,7 @@ impl Tape {
             }
         }
         tape.data.push(1.0);
+        tape.group_side_by_side(leaves.len(), &depths);
         tape.outputs = outputs
             .iter()
             .map(|v| match index.get(&v.address()) {
@@ -227,7 +229,41 @@ fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
     }
 }
 
+/// The fewest terms a `sum` needs to be computed side by side with three others. Below
+/// it, the bookkeeping costs more than the waiting it saves (measured: the 17 terms of a
+/// hidden neuron in `benches/moons_step.rs` ran slower side by side, the 785 of
+/// `benches/mnist_step.rs` 10% faster).
+const SIDE_BY_SIDE_MIN_TERMS: u32 = 64;
+
 impl Tape {
+    /// Finds the groups of four consecutive `sum`s (with or without an activation) that
+    /// `forward` can compute side by side: the same depth (so none reads another), runs
+    /// of the same lengths, and enough terms to pay for the bookkeeping.
+    /// `depths[i]` is the depth of node `first + i`.
+    fn group_side_by_side(&mut self, first: usize, depths: &[u32]) {
+        let is_sum = |step| matches!(step, Step::Dot | Step::DotThen(_));
+        let shape = |k: usize| {
+            let [a, b] = self.args[k].map(|i| i as usize);
+            self.runs[a..b].iter().map(|r| r.len)
+        };
+        let long = |k: usize| shape(k).sum::<u32>() >= SIDE_BY_SIDE_MIN_TERMS;
+        let mut k = first;
+        while k + 4 <= self.steps.len() {
+            let side_by_side = (k..k + 4).all(|j| {
+                is_sum(self.steps[j])
+                    && long(j)
+                    && depths[j - first] == depths[k - first]
+                    && shape(j).eq(shape(k))
+            });
+            if side_by_side {
+                self.side_by_side.push(k as u32);
+                k += 4;
+            } else {
+                k += 1;
+            }
+        }
+    }
+
     /// Appends the term `data[x] * data[y]` to the runs of the `sum` whose runs start
     /// at `start`: it extends the last run if both indices follow on from it.
     fn push_term(&mut self, start: usize, x: u32, y: u32) {
@@ -274,7 +310,9 @@ fn operands(v: &Value, fused: &AddressSet) -> Vec<Value> {
 /// than its deepest operand. This is still a topological order, and it puts the outputs
 /// of one layer of a network (the same op at the same depth, one neuron after the other)
 /// next to each other, so that the next layer's `sum`s read them as contiguous runs.
-fn by_depth(mut inner: Vec<Value>, fused: &AddressSet) -> Vec<Value> {
+///
+/// Returns the sorted nodes and their depths.
+fn by_depth(mut inner: Vec<Value>, fused: &AddressSet) -> (Vec<Value>, Vec<u32>) {
     let mut depth: AddressMap<u32> = AddressMap::default();
     for v in &inner {
         let deepest = operands(v, fused)
@@ -285,7 +323,8 @@ fn by_depth(mut inner: Vec<Value>, fused: &AddressSet) -> Vec<Value> {
         depth.insert(v.address(), deepest + 1);
     }
     inner.sort_by_key(|v| depth[&v.address()]);
-    inner
+    let depths = inner.iter().map(|v| depth[&v.address()]).collect();
+    (inner, depths)
 }
 
 /// The leaves in the order the inner nodes first read them, a `sum` reading the first

@@ -1,6 +1,6 @@
 //! The forward pass: read the leaves, then compute every inner node in order.
 
-use super::layout::{all_finite, Run, Step};
+use super::layout::{Run, Step};
 use super::Tape;
 use crate::engine::op::Op;
 use crate::error::{Error, Pass};
@@ -44,11 +44,21 @@ impl Tape {
         // located afterwards.
         let mut finite = self.leaves_finite;
         let (data, runs, consts) = (&mut self.data, &self.runs, &self.consts);
-        for k in first..self.steps.len() {
+        let mut groups = self.side_by_side.iter().map(|&k| k as usize).peekable();
+        let mut k = first;
+        while k < self.steps.len() {
+            if groups.next_if_eq(&k).is_some() {
+                let sums = dot4(data, runs, &self.args[k..k + 4]);
+                for (j, sum) in (k..k + 4).zip(sums) {
+                    data[j] = activate(self.steps[j], sum);
+                    finite &= data[j].is_finite();
+                }
+                k += 4;
+                continue;
+            }
             let [a, b] = self.args[k].map(|i| i as usize);
             let out = match self.steps[k] {
-                Step::Dot => dot(data, &runs[a..b]),
-                Step::DotThen(op) => op.forward(dot(data, &runs[a..b]), 0.0, 0.0),
+                step @ (Step::Dot | Step::DotThen(_)) => activate(step, dot(data, &runs[a..b])),
                 Step::Binary(op) => op.forward(data[a], data[b], 0.0),
                 Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
                 // (No inner node is a leaf.)
@@ -56,6 +66,7 @@ impl Tape {
             };
             data[k] = out;
             finite &= out.is_finite();
+            k += 1;
         }
         self.data_finite = finite;
         if !self.data_finite {
@@ -106,4 +117,35 @@ fn dot(data: &[f64], runs: &[Run]) -> f64 {
         let (xs, ys) = (&data[run.xs()], &data[run.ys()]);
         xs.iter().zip(ys).fold(acc, |acc, (x, y)| acc + x * y)
     })
+}
+
+/// A `Dot` node's value from its sum, or a `DotThen(op)` node's: `op` of the sum.
+#[inline]
+fn activate(step: Step, sum: f64) -> f64 {
+    match step {
+        Step::DotThen(op) => op.forward(sum, 0.0, 0.0),
+        _ => sum,
+    }
+}
+
+/// Four [`dot`]s whose runs have the same lengths (`args` are their `[start, end]`),
+/// computed side by side: term `t` of each, then term `t + 1` of each. Each sum is still
+/// added up left to right, so the values are those of `dot`, bit for bit; but the four
+/// chains of additions are independent, so the processor need not wait for each
+/// addition to finish before starting the next.
+fn dot4(data: &[f64], runs: &[Run], args: &[[u32; 2]]) -> [f64; 4] {
+    let mut acc = [0.0; 4];
+    let starts = [0, 1, 2, 3].map(|j| args[j][0] as usize);
+    for i in 0..(args[0][1] - args[0][0]) as usize {
+        let run = starts.map(|s| runs[s + i]);
+        let len = run[0].len as usize;
+        let xs = run.map(|r| &data[r.xs()][..len]);
+        let ys = run.map(|r| &data[r.ys()][..len]);
+        for t in 0..len {
+            for j in 0..4 {
+                acc[j] += xs[j][t] * ys[j][t];
+            }
+        }
+    }
+    acc
 }

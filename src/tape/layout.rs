@@ -65,6 +65,9 @@ pub struct Tape {
     pub(super) labels: Vec<(u32, Box<str>)>,
     /// Whether every entry of `data` is finite.
     pub(super) data_finite: bool,
+    /// The first nodes of groups of four `sum`s that `forward` computes side by side
+    /// (see `dot4` in `forward.rs`), in order.
+    pub(super) side_by_side: Vec<u32>,
     /// Whether the leaves' entries of `data` are finite (kept up to date by whatever
     /// writes them, so that a run need not look at every leaf).
     pub(super) leaves_finite: bool,
