@@ -31,7 +31,7 @@ use crate::error::Error;
 /// `sum(b, w0*x0, w1*x1, ..)` is one instruction, with the same value, bit for bit;
 /// with its activation, `relu(sum(..))`, it still is one (`DotThen`).
 ///
-/// Consecutive pairs `[x, y], [x + 1, y + 1], ..` are stored as one [`Run`], so that the
+/// Consecutive pairs `[x, y], [x + 1, y + 1], ..` are stored as one `Run`, so that the
 /// loops over them read contiguous slices (which the compiler vectorises where it
 /// may). Compiling orders the nodes to make runs long: the leaves in the order the
 /// `sum`s read them (a neuron's weights next to each other, then its inputs), the inner
