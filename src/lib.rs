@@ -100,8 +100,8 @@
 //! | [`data`] | `make_moons` | CSV, MNIST, synthetic data, batches |
 //! | [`random`] | `random.seed`, `random.uniform` | Python's generator, bit for bit |
 //!
-//! `docs/python-to-rust.md` and `docs/python-to-rust-nn.md` in the repository map every
-//! Python line to its Rust counterpart.
+//! `docs/python-to-rust.md` in the repository maps every line of `engine.py`, `nn.py`
+//! and the demo notebook to its Rust counterpart.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -143,8 +143,3 @@ pub struct ReadmeDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/python-to-rust.md")]
 pub struct PythonToRustDoctests;
-
-/// `docs/python-to-rust-nn.md`: its Rust snippets, compiled and run as doctests.
-#[cfg(doctest)]
-#[doc = include_str!("../docs/python-to-rust-nn.md")]
-pub struct PythonToRustNnDoctests;

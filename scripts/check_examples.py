@@ -1,0 +1,120 @@
+"""Runs the examples as a user would and checks what they promise (run by .ci/run).
+
+- 03_moons prints, step for step, the losses (to 1e-9 relative) and accuracies of
+  Python micrograd's demo trace (the table in tests/13_demo_matches_python.rs, or
+  ../shared/reference/micrograd_demo_trace.txt when it is there) and reaches 100%.
+- Every training example ends with one `final step=<k> loss=<loss> accuracy=<pct>%` line.
+- 05_adam_toy ends below a loss of 1e-3.
+- Bad flags, bad paths and bad files end with `error: ...` and exit status 1, no panic.
+- With ../shared/data present: 06_digits reaches 95% held-out accuracy.
+
+Usage: python3 scripts/check_examples.py   (after `cargo build --release --examples`)
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release", "examples")
+SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+FINAL = re.compile(r"^final step=(\d+) loss=(\S+)( accuracy=(\S+)%)?$")
+STEP = re.compile(r"^step (\d+) loss (\S+), accuracy (\S+)%$")
+failures = []
+
+
+def run(name, *args):
+    proc = subprocess.run([os.path.join(BIN, name), *args], capture_output=True, text=True,
+                          timeout=1800)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def final_line(name, out):
+    last = out.strip().splitlines()[-1] if out.strip() else ""
+    m = FINAL.match(last)
+    check(m is not None, f"{name}: last line is `final step=.. loss=.. ...` (got {last!r})")
+    return m
+
+
+def reference_trace():
+    """(loss, accuracy) per step of Python micrograd's demo."""
+    path = os.path.join(SHARED, "reference", "micrograd_demo_trace.txt")
+    if os.path.exists(path):
+        text = open(path).read()
+    else:  # the same numbers, as quoted in the test
+        test = open(os.path.join(ROOT, "tests", "13_demo_matches_python.rs")).read()
+        text = "\n".join(f"step {k} loss {l}, accuracy {a}%" for k, (l, a) in
+                         enumerate(re.findall(r"\(\s*([0-9.e-]+),\s*([0-9.]+)\s*\)", test)))
+    return [(float(m.group(2)), float(m.group(3)))
+            for m in map(STEP.match, text.splitlines()) if m]
+
+
+def moons():
+    code, out, err = run("03_moons", "--svg", os.path.join(tempfile.gettempdir(), "m.svg"))
+    check(code == 0, f"03_moons exits 0 ({err.strip()[-200:]})")
+    steps = [m for m in map(STEP.match, out.splitlines()) if m]
+    ref = reference_trace()
+    check(len(ref) == 100 and len(steps) == 100, "03_moons prints 100 steps like Python")
+    worst = max(abs(float(m.group(2)) - l) / abs(l) for m, (l, _) in zip(steps, ref))
+    check(worst <= 1e-9, f"03_moons losses match Python to 1e-9 relative (worst {worst:.1e})")
+    check(all(float(m.group(3)) == a for m, (_, a) in zip(steps, ref)),
+          "03_moons accuracies match Python exactly")
+    m = final_line("03_moons", out)
+    check(m is not None and m.group(4) == "100.0", "03_moons reaches 100% accuracy")
+
+
+def small_examples():
+    for name in ["04_lecture", "05_adam_toy"]:
+        code, out, _ = run(name)
+        check(code == 0, f"{name} exits 0")
+        m = final_line(name, out)
+        if name == "05_adam_toy" and m:
+            check(float(m.group(2)) < 1e-3, f"05_adam_toy final loss {m.group(2)} < 1e-3")
+
+
+def bad_inputs():
+    tmp = tempfile.mkdtemp()
+    bad_csv = os.path.join(tmp, "bad.csv")
+    with open(bad_csv, "w") as f:
+        f.write("x0,x1,y\n0.5,0.25,1\n0.5,oops,-1\n")
+    empty_dir = os.path.join(tmp, "empty")
+    os.mkdir(empty_dir)
+    cases = [
+        ("03_moons", ["--data", os.path.join(tmp, "missing.csv")], "missing.csv"),
+        ("03_moons", ["--data", bad_csv], "bad.csv:3:2"),
+        ("03_moons", ["--steps", "0"], "--steps"),
+        ("03_moons", ["--no-such-flag"], "usage"),
+        ("06_digits", ["--data", os.path.join(tmp, "missing.csv")], "missing.csv"),
+        ("07_mnist", ["--data", empty_dir], "empty"),
+        ("07_mnist", ["--data", empty_dir, "--holdout", "x"], "--holdout"),
+    ]
+    for name, args, needle in cases:
+        code, _, err = run(name, *args)
+        ok = code == 1 and err.startswith("error:") and needle in err and "panicked" not in err
+        check(ok, f"{name} {' '.join(args)}: exit 1 with a clear message ({err.strip()[:160]!r})")
+
+
+def digits():
+    data = os.path.join(SHARED, "data", "digits.csv.gz")
+    if not os.path.exists(data):
+        print("skip 06_digits: no ../shared/data/digits.csv.gz")
+        return
+    code, out, _ = run("06_digits", "--data", data)
+    check(code == 0, "06_digits exits 0")
+    m = final_line("06_digits", out)
+    check(m is not None and float(m.group(4)) >= 95.0, "06_digits held-out accuracy >= 95%")
+
+
+moons()
+small_examples()
+bad_inputs()
+digits()
+print(f"{len(failures)} failed" if failures else "every example check passed")
+sys.exit(1 if failures else 0)
