@@ -17,7 +17,7 @@
 //! - `--svg PATH`: where to write the picture.
 //! - `--engine dynamic|tape` [dynamic]: build the loss's graph anew every step, as
 //!   Python does, or build it once and run it as a compiled [`Tape`] (the same
-//!   accuracies, losses equal to the last digit or two, about 35x faster a step; see
+//!   accuracies, losses equal to the last digit or two, 25-55x faster a step; see
 //!   `docs/tape.md`). The median time of a step is printed before the last line.
 
 mod common;

@@ -1,12 +1,14 @@
 """Runs the examples as a user would and checks what they promise (run by .ci/run).
 
 - 03_moons prints, step for step, the losses (to 1e-9 relative) and accuracies of
-  Python micrograd's demo trace (the table in tests/13_demo_matches_python.rs, or
-  ../shared/reference/micrograd_demo_trace.txt when it is there) and reaches 100%.
+  Python micrograd's demo trace (the table in tests/common/demo_trace.rs, or
+  ../shared/reference/micrograd_demo_trace.txt when it is there) and reaches 100%, with
+  either engine (`--engine dynamic`, the default, and `--engine tape`).
 - Every training example ends with one `final step=<k> loss=<loss> accuracy=<pct>%` line.
 - 05_adam_toy ends below a loss of 1e-3.
 - Bad flags, bad paths and bad files end with `error: ...` and exit status 1, no panic.
-- With ../shared/data present: 06_digits reaches 95% held-out accuracy.
+- With ../shared/data present: 06_digits reaches 95% held-out accuracy, and 07_mnist
+  (through the tape, its default) 92% on the last 2,000 images of MNIST's test set.
 
 Usage: python3 scripts/check_examples.py   (after `cargo build --release --examples`)
 """
@@ -49,7 +51,7 @@ def reference_trace():
     if os.path.exists(path):
         text = open(path).read()
     else:  # the same numbers, as quoted in the test
-        test = open(os.path.join(ROOT, "tests", "13_demo_matches_python.rs")).read()
+        test = open(os.path.join(ROOT, "tests", "common", "demo_trace.rs")).read()
         text = "\n".join(f"step {k} loss {l}, accuracy {a}%" for k, (l, a) in
                          enumerate(re.findall(r"\(\s*([0-9.e-]+),\s*([0-9.]+)\s*\)", test)))
     return [(float(m.group(2)), float(m.group(3)))
@@ -57,17 +59,20 @@ def reference_trace():
 
 
 def moons():
-    code, out, err = run("03_moons", "--svg", os.path.join(tempfile.gettempdir(), "m.svg"))
-    check(code == 0, f"03_moons exits 0 ({err.strip()[-200:]})")
-    steps = [m for m in map(STEP.match, out.splitlines()) if m]
-    ref = reference_trace()
-    check(len(ref) == 100 and len(steps) == 100, "03_moons prints 100 steps like Python")
-    worst = max(abs(float(m.group(2)) - l) / abs(l) for m, (l, _) in zip(steps, ref))
-    check(worst <= 1e-9, f"03_moons losses match Python to 1e-9 relative (worst {worst:.1e})")
-    check(all(float(m.group(3)) == a for m, (_, a) in zip(steps, ref)),
-          "03_moons accuracies match Python exactly")
-    m = final_line("03_moons", out)
-    check(m is not None and m.group(4) == "100.0", "03_moons reaches 100% accuracy")
+    for engine in ["dynamic", "tape"]:
+        name = f"03_moons --engine {engine}"
+        svg = os.path.join(tempfile.gettempdir(), "m.svg")
+        code, out, err = run("03_moons", "--svg", svg, "--engine", engine)
+        check(code == 0, f"{name} exits 0 ({err.strip()[-200:]})")
+        steps = [m for m in map(STEP.match, out.splitlines()) if m]
+        ref = reference_trace()
+        check(len(ref) == 100 and len(steps) == 100, f"{name} prints 100 steps like Python")
+        worst = max(abs(float(m.group(2)) - l) / abs(l) for m, (l, _) in zip(steps, ref))
+        check(worst <= 1e-9, f"{name} losses match Python to 1e-9 relative (worst {worst:.1e})")
+        check(all(float(m.group(3)) == a for m, (_, a) in zip(steps, ref)),
+              f"{name} accuracies match Python exactly")
+        m = final_line(name, out)
+        check(m is not None and m.group(4) == "100.0", f"{name} reaches 100% accuracy")
 
 
 def small_examples():
@@ -94,6 +99,7 @@ def bad_inputs():
         ("06_digits", ["--data", os.path.join(tmp, "missing.csv")], "missing.csv"),
         ("07_mnist", ["--data", empty_dir], "empty"),
         ("07_mnist", ["--data", empty_dir, "--holdout", "x"], "--holdout"),
+        ("03_moons", ["--engine", "fast"], "--engine"),
     ]
     for name, args, needle in cases:
         code, _, err = run(name, *args)
@@ -112,9 +118,21 @@ def digits():
     check(m is not None and float(m.group(4)) >= 95.0, "06_digits held-out accuracy >= 95%")
 
 
+def mnist():
+    data = os.path.join(SHARED, "data", "mnist")
+    if not os.path.isdir(data):
+        print("skip 07_mnist: no ../shared/data/mnist")
+        return
+    code, out, _ = run("07_mnist", "--data", data, "--holdout", "2000")
+    check(code == 0, "07_mnist exits 0")
+    m = final_line("07_mnist", out)
+    check(m is not None and float(m.group(4)) >= 92.0, "07_mnist held-out accuracy >= 92%")
+
+
 moons()
 small_examples()
 bad_inputs()
 digits()
+mnist()
 print(f"{len(failures)} failed" if failures else "every example check passed")
 sys.exit(1 if failures else 0)
