@@ -229,9 +229,9 @@ fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
     }
 }
 
-/// The fewest terms a `sum` needs to be computed side by side with three others. Below
-/// it, the bookkeeping costs more than the waiting it saves (measured: the 17 terms of a
-/// hidden neuron in `benches/moons_step.rs` ran slower side by side, the 785 of
+/// The fewest terms a `sum` needs to be computed side by side with three others: short
+/// sums gain nothing (measured: the 17 terms of a hidden neuron in
+/// `benches/moons_step.rs` ran no faster side by side, the 785 of
 /// `benches/mnist_step.rs` 10% faster).
 const SIDE_BY_SIDE_MIN_TERMS: u32 = 64;
 

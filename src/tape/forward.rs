@@ -134,17 +134,18 @@ fn activate(step: Step, sum: f64) -> f64 {
 /// chains of additions are independent, so the processor need not wait for each
 /// addition to finish before starting the next.
 fn dot4(data: &[f64], runs: &[Run], args: &[[u32; 2]]) -> [f64; 4] {
+    let [a0, a1, a2, a3] = [0, 1, 2, 3].map(|j| args[j][0] as usize);
+    let end = args[0][1] as usize;
     let mut acc = [0.0; 4];
-    let starts = [0, 1, 2, 3].map(|j| args[j][0] as usize);
-    for i in 0..(args[0][1] - args[0][0]) as usize {
-        let run = starts.map(|s| runs[s + i]);
-        let len = run[0].len as usize;
-        let xs = run.map(|r| &data[r.xs()][..len]);
-        let ys = run.map(|r| &data[r.ys()][..len]);
-        for t in 0..len {
-            for j in 0..4 {
-                acc[j] += xs[j][t] * ys[j][t];
-            }
+    for (i, r0) in runs[a0..end].iter().enumerate() {
+        let [r1, r2, r3] = [a1, a2, a3].map(|a| runs[a + i]);
+        let terms = |r: &Run| data[r.xs()].iter().zip(&data[r.ys()]);
+        let lanes = terms(r0).zip(terms(&r1)).zip(terms(&r2).zip(terms(&r3)));
+        for (((x0, y0), (x1, y1)), ((x2, y2), (x3, y3))) in lanes {
+            acc[0] += x0 * y0;
+            acc[1] += x1 * y1;
+            acc[2] += x2 * y2;
+            acc[3] += x3 * y3;
         }
     }
     acc
