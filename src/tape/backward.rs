@@ -57,7 +57,8 @@ impl Tape {
     /// The chain rule over the tape: adds this run's d root / d leaf to the leaves'
     /// entries of `grad` (which it does not reset), recomputing the inner nodes' from 0.
     ///
-    /// On an error the leaves' entries are set to 0.
+    /// After a non-finite gradient the leaves' entries are set to 0; the error of an
+    /// earlier forward leaves them as they are.
     pub(super) fn run_backward(&mut self) -> Result<(), Error> {
         if !self.data_finite {
             return Err(self.forward_anomaly());
