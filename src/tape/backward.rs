@@ -119,8 +119,15 @@ impl Tape {
                     }
                     for &run in &runs[a..b] {
                         // d (x * y) / dx = y: Python's `self.grad += other.data * out.grad`
-                        add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
-                        add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
+                        if run.len == 1 {
+                            // (A neuron's bias: no loops to set up for one term.)
+                            let (x, y) = (run.x as usize, run.y as usize);
+                            grad[x] += data[y] * g;
+                            grad[y] += data[x] * g;
+                        } else {
+                            add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
+                            add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
+                        }
                         if CHECK {
                             let parents = run.xs().chain(run.ys()).filter(|&p| p != one);
                             if let Some(p) = parents.into_iter().find(|&p| !grad[p].is_finite()) {

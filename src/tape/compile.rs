@@ -229,11 +229,12 @@ fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
     }
 }
 
-/// The fewest terms a `sum` needs to be computed side by side with three others: short
-/// sums gain nothing (measured: the 17 terms of a hidden neuron in
-/// `benches/moons_step.rs` ran no faster side by side, the 785 of
-/// `benches/mnist_step.rs` 10% faster).
-const SIDE_BY_SIDE_MIN_TERMS: u32 = 64;
+/// The fewest terms a `sum` needs to be computed side by side with three others.
+/// Measured on `benches/moons_step.rs` (callgrind instructions per forward, criterion
+/// time per step): side by side from 64 terms (only MNIST's 785-term neurons) 583k and
+/// 54 µs; from 16 (also the 17-term hidden neurons) 557k and 45 µs; from 3 (also the
+/// 3-term first layer) 500k and 44 µs (before `dot4` had its one-term shortcut).
+const SIDE_BY_SIDE_MIN_TERMS: u32 = 3;
 
 impl Tape {
     /// Finds the groups of four consecutive `sum`s (with or without an activation) that

@@ -114,6 +114,10 @@ impl Tape {
 #[inline]
 fn dot(data: &[f64], runs: &[Run]) -> f64 {
     runs.iter().fold(0.0, |acc, run| {
+        if run.len == 1 {
+            // (A neuron's bias, `[b, one]`: no loop to set up for one term.)
+            return acc + data[run.x as usize] * data[run.y as usize];
+        }
         let (xs, ys) = (&data[run.xs()], &data[run.ys()]);
         xs.iter().zip(ys).fold(acc, |acc, (x, y)| acc + x * y)
     })
@@ -139,6 +143,13 @@ fn dot4(data: &[f64], runs: &[Run], args: &[[u32; 2]]) -> [f64; 4] {
     let mut acc = [0.0; 4];
     for (i, r0) in runs[a0..end].iter().enumerate() {
         let [r1, r2, r3] = [a1, a2, a3].map(|a| runs[a + i]);
+        if r0.len == 1 {
+            // (The neurons' biases: no loops to set up for one term each.)
+            for (acc, r) in acc.iter_mut().zip([r0, &r1, &r2, &r3]) {
+                *acc += data[r.x as usize] * data[r.y as usize];
+            }
+            continue;
+        }
         let terms = |r: &Run| data[r.xs()].iter().zip(&data[r.ys()]);
         let lanes = terms(r0).zip(terms(&r1)).zip(terms(&r2).zip(terms(&r3)));
         for (((x0, y0), (x1, y1)), ((x2, y2), (x3, y3))) in lanes {
