@@ -44,6 +44,16 @@ fn plain_sgd_is_micrograds_update_bit_for_bit() {
     }
 }
 
+// A parameter listed twice is computed twice from its data before the step, so it
+// moves once: 1 - 0.5·2 = 0 (not 0 - 0.5·2 = -1, as Python's loop would give).
+#[test]
+fn a_parameter_listed_twice_moves_once() {
+    let w = param_with_grad(1.0, 2.0);
+    let mut sgd = Sgd::new(vec![w.clone(), w.clone()], 0.5).unwrap();
+    sgd.step().unwrap();
+    assert_eq!(w.data(), 0.0);
+}
+
 #[test]
 fn sgd_momentum_accumulates_a_velocity() {
     // lr = 0.1, m = 0.9, p₀ = 1

@@ -190,6 +190,26 @@ impl Value {
         self.0.borrow().grad
     }
 
+    /// `(data, grad)` with one borrow of the node (the optimisers read both for each
+    /// parameter of every step).
+    #[inline]
+    pub(crate) fn data_and_grad(&self) -> (f64, f64) {
+        let node = self.0.borrow();
+        (node.data, node.grad)
+    }
+
+    /// Sets data to `f(data, grad)` with one borrow of the node, unless `f` fails
+    /// (then nothing changes). The optimisers' in-place update.
+    #[inline]
+    pub(crate) fn replace_data<E>(
+        &self,
+        f: impl FnOnce(f64, f64) -> Result<f64, E>,
+    ) -> Result<(), E> {
+        let mut node = self.0.borrow_mut();
+        node.data = f(node.data, node.grad)?;
+        Ok(())
+    }
+
     /// Overwrites the data (Python's `p.data = ...`, e.g. a parameter update).
     /// Nodes computed from this one are *not* recomputed: build the expression again.
     ///

@@ -1,6 +1,6 @@
 //! Adam (Kingma & Ba, 2015) and AdamW (Loshchilov & Hutter, 2019), sharing one rule.
 
-use super::{non_empty, non_negative, positive, unit_interval, update, Optimizer};
+use super::{non_empty, non_negative, positive, unit_interval, Optimizer, State};
 use crate::{Error, Value};
 
 /// Adam with PyTorch's conventions. Step t = 1, 2, ... does, for each parameter p with
@@ -39,7 +39,7 @@ pub struct Adam {
     /// The number of steps taken so far (t of the last step).
     t: i32,
     /// m and v of each parameter.
-    moments: Vec<[f64; 2]>,
+    moments: State<2>,
 }
 
 impl Adam {
@@ -52,7 +52,7 @@ impl Adam {
     pub fn new(params: Vec<Value>, lr: f64) -> Result<Adam, Error> {
         let params = non_empty(params)?;
         Ok(Adam {
-            moments: vec![[0.0; 2]; params.len()],
+            moments: State::zeros(&params),
             params,
             lr: positive("lr", lr)?,
             beta1: 0.9,
@@ -95,7 +95,7 @@ impl Optimizer for Adam {
         let (lr, b1, b2, eps) = (self.lr, self.beta1, self.beta2, self.eps);
         let decay = 1.0 - lr * self.decoupled_weight_decay;
         let (correction1, correction2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-        update(&self.params, &mut self.moments, |p, g, [m, v]| {
+        self.moments.update(&self.params, |p, g, [m, v]| {
             let m = b1 * m + (1.0 - b1) * g;
             let v = b2 * v + (1.0 - b2) * g * g;
             let (m_hat, v_hat) = (m / correction1, v / correction2);

@@ -13,10 +13,10 @@
 //! Training never continues on NaN or infinity, and never half-applies an update:
 //! - the **loss**: call [`check_loss`] (or [`Value::try_backward`], which also names the
 //!   op) before `backward`; it returns [`Error::NonFiniteLoss`];
-//! - the **gradients and the update**: [`Optimizer::step`] first computes every new
-//!   parameter and state value, and writes them only if all gradients, new values and
-//!   new state are finite. Otherwise it returns [`Error::NonFiniteUpdate`] and the
-//!   parameters and optimiser state are exactly as before the call.
+//! - the **gradients and the update**: [`Optimizer::step`] checks every gradient, new
+//!   parameter value and new state value. If one is not finite it returns
+//!   [`Error::NonFiniteUpdate`], and the parameters and optimiser state are exactly as
+//!   before the call (parameters it had already updated get their old data back).
 //!
 //! micrograd's training loop, with an optimiser:
 //!
@@ -101,39 +101,111 @@ pub fn check_loss(step: usize, loss: f64) -> Result<(), Error> {
     }
 }
 
-/// Applies `rule(p, g, state) -> (new p, new state)` to every parameter, all or nothing:
-/// every new value is computed and checked first, then all are written.
-fn update<const K: usize>(
-    params: &[Value],
-    state: &mut [[f64; K]],
+/// Each parameter's optimiser state (K numbers: SGD's velocity, Adam's m and v), with
+/// the buffers of the all-or-nothing update, kept so that a step allocates nothing.
+#[derive(Debug)]
+struct State<const K: usize> {
+    /// The state of parameter i, in the order of the parameters.
+    current: Vec<[f64; K]>,
+    /// The new state of each parameter; swapped with `current` if the step succeeds.
+    next: Vec<[f64; K]>,
+    /// Each parameter's data before the step (to undo a refused step) if `distinct`,
+    /// else its new data (written once every parameter is computed).
+    data: Vec<f64>,
+    /// No node appears twice among the parameters, so each can be written as soon as it
+    /// is computed. (A node listed twice must be computed both times from its old data.)
+    distinct: bool,
+}
+
+impl<const K: usize> State<K> {
+    /// All zeros for `params`.
+    fn zeros(params: &[Value]) -> State<K> {
+        let mut nodes: Vec<_> = params.iter().map(Value::address).collect();
+        nodes.sort_unstable();
+        State {
+            current: vec![[0.0; K]; params.len()],
+            next: vec![[0.0; K]; params.len()],
+            data: vec![0.0; params.len()],
+            distinct: nodes.windows(2).all(|w| w[0] != w[1]),
+        }
+    }
+
+    /// Applies `rule(p, g, state) -> (new p, new state)` to every parameter, all or
+    /// nothing, in one pass over the parameters: each one's data and grad are read with
+    /// one borrow, its new data and state computed and checked, and (if `distinct`) the
+    /// new data written at once. If a number is not finite, the parameters written so
+    /// far get their old data back; the new states are swapped in only if all passed.
+    fn update(
+        &mut self,
+        params: &[Value],
+        rule: impl Fn(f64, f64, [f64; K]) -> (f64, [f64; K]),
+    ) -> Result<(), Error> {
+        let distinct = self.distinct;
+        let mut slots = (params.iter().zip(&self.current))
+            .zip(self.next.iter_mut().zip(&mut self.data))
+            .enumerate();
+        let computed = if distinct {
+            slots.try_for_each(|(i, ((p, &s), (new_s, old_p)))| {
+                p.replace_data(|data, g| {
+                    let (new_p, s) = checked(&rule, data, g, s)?;
+                    (*new_s, *old_p) = (s, data);
+                    Ok(new_p)
+                })
+                .map_err(|refused| (i, refused))
+            })
+        } else {
+            slots.try_for_each(|(i, ((p, &s), (new_s, new_p)))| {
+                let (data, g) = p.data_and_grad();
+                (*new_p, *new_s) = checked(&rule, data, g, s).map_err(|refused| (i, refused))?;
+                Ok(())
+            })
+        };
+        match computed {
+            Ok(()) => {
+                if !distinct {
+                    for (p, &new_p) in params.iter().zip(&self.data) {
+                        p.set_data(new_p);
+                    }
+                }
+                std::mem::swap(&mut self.current, &mut self.next);
+                Ok(())
+            }
+            Err((index, (what, value))) => {
+                if distinct {
+                    for (p, &old_p) in params[..index].iter().zip(&self.data) {
+                        p.set_data(old_p);
+                    }
+                }
+                Err(Error::NonFiniteUpdate {
+                    what,
+                    index,
+                    label: params[index].label(),
+                    value,
+                })
+            }
+        }
+    }
+}
+
+/// `rule(p, g, s)` if g and every number it returns are finite; otherwise what was not
+/// finite ("gradient", "new value", "optimizer state") and its value.
+fn checked<const K: usize>(
     rule: impl Fn(f64, f64, [f64; K]) -> (f64, [f64; K]),
-) -> Result<(), Error> {
-    let refuse = |what, index: usize, value| Error::NonFiniteUpdate {
-        what,
-        index,
-        label: params[index].label(),
-        value,
-    };
-    let mut next = Vec::with_capacity(params.len());
-    for (i, (p, s)) in params.iter().zip(state.iter()).enumerate() {
-        let g = p.grad();
-        if !g.is_finite() {
-            return Err(refuse("gradient", i, g));
-        }
-        let (new_p, new_s) = rule(p.data(), g, *s);
-        if !new_p.is_finite() {
-            return Err(refuse("new value", i, new_p));
-        }
-        if let Some(&bad) = new_s.iter().find(|x| !x.is_finite()) {
-            return Err(refuse("optimizer state", i, bad));
-        }
-        next.push((new_p, new_s));
+    p: f64,
+    g: f64,
+    s: [f64; K],
+) -> Result<(f64, [f64; K]), (&'static str, f64)> {
+    if !g.is_finite() {
+        return Err(("gradient", g));
     }
-    for ((p, s), (new_p, new_s)) in params.iter().zip(state.iter_mut()).zip(next) {
-        p.set_data(new_p);
-        *s = new_s;
+    let (new_p, new_s) = rule(p, g, s);
+    if !new_p.is_finite() {
+        return Err(("new value", new_p));
     }
-    Ok(())
+    if let Some(&bad) = new_s.iter().find(|x| !x.is_finite()) {
+        return Err(("optimizer state", bad));
+    }
+    Ok((new_p, new_s))
 }
 
 /// `Ok(params)` unless there are none (an optimiser over nothing is a bug upstream,

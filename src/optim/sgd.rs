@@ -1,6 +1,6 @@
 //! Stochastic gradient descent: micrograd's update, plus momentum and weight decay.
 
-use super::{non_empty, non_negative, positive, unit_interval, update, Optimizer};
+use super::{non_empty, non_negative, positive, unit_interval, Optimizer, State};
 use crate::{Error, Value};
 
 /// Stochastic gradient descent with PyTorch's conventions. For each parameter p with
@@ -35,7 +35,7 @@ pub struct Sgd {
     momentum: f64,
     weight_decay: f64,
     /// The velocity v of each parameter.
-    velocity: Vec<[f64; 1]>,
+    velocity: State<1>,
 }
 
 impl Sgd {
@@ -48,7 +48,7 @@ impl Sgd {
     pub fn new(params: Vec<Value>, lr: f64) -> Result<Sgd, Error> {
         let params = non_empty(params)?;
         Ok(Sgd {
-            velocity: vec![[0.0]; params.len()],
+            velocity: State::zeros(&params),
             params,
             lr: positive("lr", lr)?,
             momentum: 0.0,
@@ -84,7 +84,7 @@ impl Optimizer for Sgd {
 
     fn step(&mut self) -> Result<(), Error> {
         let (lr, m, wd) = (self.lr, self.momentum, self.weight_decay);
-        update(&self.params, &mut self.velocity, |p, g, [v]| {
+        self.velocity.update(&self.params, |p, g, [v]| {
             let g = if wd > 0.0 { g + wd * p } else { g };
             let v = if m > 0.0 { m * v + g } else { g };
             // Python: p.data -= lr * p.grad
