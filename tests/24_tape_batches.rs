@@ -235,3 +235,46 @@ fn wide_layers_give_the_dynamic_graphs_value_exactly() {
         assert_relative_eq!(*t, p.grad(), max_relative = REL, epsilon = 1e-15);
     }
 }
+
+/// An MLP(3, [20, 16, 1]): layers wide enough for the tape to add up sixteen neurons
+/// together.
+fn wide_model() -> MLP {
+    MLP::new(3, &[20, 16, 1], &mut PythonRandom::seed(11))
+}
+
+// Sixteen neurons that read the same inputs are added up together on the tape, from a
+// copy of their weights; each sum is still added left to right, so the value is the
+// dynamic graph's, bit for bit, also after the parameters change.
+#[test]
+fn layers_added_up_together_give_the_dynamic_graphs_value_exactly() {
+    let (model, x) = (wide_model(), [0.5, -1.5, 2.0]);
+    let mut tape = Tape::compile(&model.forward_f64(&x).unwrap()[0]).unwrap();
+    for p in model.parameters() {
+        p.set_data(p.data() * 0.9 + 0.01);
+    }
+    let out = model.forward_f64(&x).unwrap().remove(0);
+    assert_eq!(tape.forward().unwrap(), out.data());
+    tape.backward().unwrap();
+    let tape_grads: Vec<f64> = model.parameters().iter().map(Value::grad).collect();
+    model.zero_grad();
+    out.backward();
+    for (t, p) in tape_grads.iter().zip(model.parameters()) {
+        assert_relative_eq!(*t, p.grad(), max_relative = REL, epsilon = 1e-15);
+    }
+}
+
+// The copy of the weights follows the tape's data also when the weights are inputs
+// written with `set_inputs`.
+#[test]
+fn weights_written_as_inputs_reach_the_layers() {
+    let (model, x) = (wide_model(), [0.5, -1.5, 2.0]);
+    let mut tape = Tape::compile(&model.forward_f64(&x).unwrap()[0]).unwrap();
+    let weights = tape.inputs(&model.parameters()).unwrap();
+    let halved: Vec<f64> = model.parameters().iter().map(|p| p.data() / 2.0).collect();
+    tape.set_inputs(&weights, &halved).unwrap();
+    let value = tape.evaluate().unwrap();
+    for (p, h) in model.parameters().iter().zip(&halved) {
+        p.set_data(*h);
+    }
+    assert_eq!(value, model.forward_f64(&x).unwrap()[0].data());
+}

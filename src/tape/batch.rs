@@ -20,6 +20,8 @@
 //! [`outputs`](Tape::outputs) reads values named at
 //! [`compile_with_outputs`](Tape::compile_with_outputs), such as a network's scores.
 
+use std::collections::HashSet;
+
 use super::layout::all_finite;
 use super::Tape;
 use crate::engine::Value;
@@ -33,6 +35,9 @@ pub struct Inputs {
     nodes: Vec<u32>,
     /// The [`Tape::id`] of the tape it was made for.
     tape: u64,
+    /// Whether some of the leaves are weights of a layer (see `layer.rs`), whose copy
+    /// must be refreshed when they are written.
+    feed_layers: bool,
 }
 
 impl Inputs {
@@ -82,6 +87,7 @@ impl Tape {
             *d = leaf.data();
         }
         self.leaves_finite = all_finite(&self.data[..self.leaves.len()]);
+        self.panels_stale = true;
     }
 
     /// Names the leaves that [`set_inputs`](Tape::set_inputs) fills, in the order of a
@@ -108,8 +114,10 @@ impl Tape {
                     label: leaf.label(),
                 }),
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<Vec<u32>, _>>()?;
+        let weights: HashSet<u32> = self.gather.iter().copied().collect();
         Ok(Inputs {
+            feed_layers: nodes.iter().any(|k| weights.contains(k)),
             nodes,
             tape: self.id,
         })
@@ -149,6 +157,7 @@ impl Tape {
         for (&k, &x) in inputs.nodes.iter().zip(sample) {
             self.data[k as usize] = x;
         }
+        self.panels_stale |= inputs.feed_layers;
         // A non-finite number may have been written, or overwritten.
         if !(self.leaves_finite && all_finite(sample)) {
             self.leaves_finite = all_finite(&self.data[..self.leaves.len()]);

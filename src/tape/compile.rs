@@ -9,6 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::address::{AddressMap, AddressSet};
+use super::layer::WIDTH;
 use super::layout::all_finite;
 use super::layout::{Run, Step};
 use super::Tape;
@@ -122,6 +123,10 @@ impl Tape {
             data_finite: true,
             leaves_finite: true,
             side_by_side: Vec::new(),
+            layers: Vec::new(),
+            panels: Vec::new(),
+            gather: Vec::new(),
+            panels_stale: false,
             unflushed: false,
             outputs: Vec::new(),
             leaves: Vec::new(),
@@ -162,6 +167,7 @@ impl Tape {
             }
         }
         tape.data.push(1.0);
+        tape.group_layers(leaves.len(), &depths);
         tape.group_side_by_side(leaves.len(), &depths);
         tape.outputs = outputs
             .iter()
@@ -248,8 +254,13 @@ impl Tape {
             self.runs[a..b].iter().map(|r| r.len)
         };
         let long = |k: usize| shape(k).sum::<u32>() >= SIDE_BY_SIDE_MIN_TERMS;
+        let mut layers = self.layers.iter().map(|l| l.first as usize).peekable();
         let mut k = first;
         while k + 4 <= self.steps.len() {
+            if layers.next_if_eq(&k).is_some() {
+                k += WIDTH;
+                continue;
+            }
             let side_by_side = (k..k + 4).all(|j| {
                 is_sum(self.steps[j])
                     && long(j)

@@ -1,5 +1,6 @@
 //! The forward pass: read the leaves, then compute every inner node in order.
 
+use super::layer::{layer_sums, WIDTH};
 use super::layout::{Run, Step};
 use super::Tape;
 use crate::engine::op::Op;
@@ -43,10 +44,24 @@ impl Tape {
         // A NaN or infinity is noted on the way (a compare per node, no branch) and
         // located afterwards.
         let mut finite = self.leaves_finite;
+        if self.panels_stale {
+            self.fill_panels();
+        }
         let (data, runs, consts) = (&mut self.data, &self.runs, &self.consts);
         let mut groups = self.side_by_side.iter().map(|&k| k as usize).peekable();
+        let mut layers = self.layers.iter().peekable();
         let mut k = first;
         while k < self.steps.len() {
+            if let Some(layer) = layers.next_if(|l| l.first as usize == k) {
+                let [a, b] = self.args[k].map(|i| i as usize);
+                let sums = layer_sums(data, &runs[a..b], &self.panels[layer.panel as usize..]);
+                for (j, sum) in (k..k + WIDTH).zip(sums) {
+                    data[j] = activate(self.steps[j], sum);
+                    finite &= data[j].is_finite();
+                }
+                k += WIDTH;
+                continue;
+            }
             if groups.next_if_eq(&k).is_some() {
                 let sums = dot4(data, runs, &self.args[k..k + 4]);
                 for (j, sum) in (k..k + 4).zip(sums) {

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::address::AddressMap;
+use super::layer::Layer;
 use crate::engine::op::Op;
 use crate::engine::Value;
 use crate::error::Error;
@@ -68,6 +69,15 @@ pub struct Tape {
     /// The first nodes of groups of four `sum`s that `forward` computes side by side
     /// (see `dot4` in `forward.rs`), in order.
     pub(super) side_by_side: Vec<u32>,
+    /// The groups of sums that `forward` computes as one layer (see `layer.rs`), in
+    /// order.
+    pub(super) layers: Vec<Layer>,
+    /// The layers' weights, term by term (see [`Layer`]), copied from `data`.
+    pub(super) panels: Vec<f64>,
+    /// For each entry of `panels`, the node it is copied from.
+    pub(super) gather: Vec<u32>,
+    /// Whether leaves were written since `panels` were last filled.
+    pub(super) panels_stale: bool,
     /// Whether the leaves' entries of `data` are finite (kept up to date by whatever
     /// writes them, so that a run need not look at every leaf).
     pub(super) leaves_finite: bool,

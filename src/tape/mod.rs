@@ -19,6 +19,7 @@
 //! | `layout.rs` | the [`Tape`] and its arrays; reading results |
 //! | `compile.rs` | [`Tape::compile`]: topological order, flattening |
 //! | `forward.rs` | [`Tape::forward`] |
+//! | `layer.rs` | layers: sums that share their inputs, added up together |
 //! | `backward.rs` | [`Tape::backward`] |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
 //! | `address.rs` | hash maps keyed by node addresses |
@@ -52,6 +53,7 @@ mod backward;
 mod batch;
 mod compile;
 mod forward;
+mod layer;
 mod layout;
 
 pub use batch::Inputs;

@@ -1,0 +1,116 @@
+//! Layers: [`WIDTH`] `sum`s that read the same inputs, added up together.
+//!
+//! The neurons of one layer of a network, for one sample, are `sum`s with the same
+//! second factors (the layer's inputs, and the constant 1 of the biases) and different
+//! first factors (each neuron's bias and weights). Compiling finds [`WIDTH`] such sums
+//! next to each other and makes them one [`Layer`]; the forward pass then computes
+//!
+//! ```text
+//! for each term t:  for each neuron j:  acc[j] += w[t][j] * x[t]
+//! ```
+//!
+//! Each neuron's sum is still added up left to right from 0.0 (bit for bit the value of
+//! the dynamic graph), but the [`WIDTH`] chains of additions are independent and the
+//! inner loop reads the weights `w[t][..]` of term `t` as one contiguous row, so it runs
+//! as vector instructions. For that, the tape keeps a copy of the weights stored term
+//! by term (a *panel*: row `t` holds term `t` of each neuron), gathered from the leaves
+//! whenever the leaves' data is written. The samples of a batch share their layers'
+//! weights, so they share one panel.
+//!
+//! The backward pass is unchanged: it reads the weights from the leaves, neuron by
+//! neuron.
+
+use std::collections::HashMap;
+
+use super::layout::{Run, Step};
+use super::Tape;
+
+/// How many sums a [`Layer`] adds up together. Measured on `benches/moons_step.rs`
+/// (criterion, back to back): 41.7 µs per step without layers, 31.6 µs with layers of
+/// 8, 30.4 µs with layers of 16 (the moons network's hidden layers are 16 wide).
+pub(super) const WIDTH: usize = 16;
+
+/// [`WIDTH`] sums computed together (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Layer {
+    /// The first of the sums: nodes `first..first + WIDTH`.
+    pub(super) first: u32,
+    /// Where its weights start in [`Tape::panels`]: term `t` of sum `j` is entry
+    /// `panel + t * WIDTH + j`.
+    pub(super) panel: u32,
+}
+
+impl Tape {
+    /// Finds the layers among the inner nodes: [`WIDTH`] consecutive sums (with or
+    /// without an activation) at the same depth whose runs have the same lengths and
+    /// the same second factors. Builds their panels (one per set of weights) and fills
+    /// them. `depths[i]` is the depth of node `first + i`.
+    pub(super) fn group_layers(&mut self, first: usize, depths: &[u32]) {
+        let is_sum = |step| matches!(step, Step::Dot | Step::DotThen(_));
+        let runs = |k: usize| {
+            let [a, b] = self.args[k].map(|i| i as usize);
+            &self.runs[a..b]
+        };
+        // The same terms' second factors: same lengths, same `y`s.
+        let shares_inputs = |j: usize, k: usize| {
+            let same = |r: &Run, s: &Run| (r.y, r.len) == (s.y, s.len);
+            runs(j).len() == runs(k).len() && runs(j).iter().zip(runs(k)).all(|(r, s)| same(r, s))
+        };
+        let mut panels: HashMap<Vec<u32>, u32> = HashMap::new();
+        let mut k = first;
+        while k + WIDTH <= self.steps.len() {
+            let layer = (k..k + WIDTH).all(|j| {
+                is_sum(self.steps[j])
+                    && depths[j - first] == depths[k - first]
+                    && shares_inputs(j, k)
+            });
+            if !layer {
+                k += 1;
+                continue;
+            }
+            // Term t of sum j: the first factor of its t-th term.
+            let firsts = |j: usize| runs(j).iter().flat_map(|r| r.xs()).collect::<Vec<_>>();
+            let columns: Vec<Vec<usize>> = (k..k + WIDTH).map(firsts).collect();
+            let gather: Vec<u32> = (0..columns[0].len())
+                .flat_map(|t| columns.iter().map(move |c| c[t] as u32))
+                .collect();
+            let next = self.gather.len() as u32;
+            let panel = *panels.entry(gather).or_insert_with_key(|gather| {
+                self.gather.extend(gather);
+                next
+            });
+            self.layers.push(Layer {
+                first: k as u32,
+                panel,
+            });
+            k += WIDTH;
+        }
+        self.panels = vec![0.0; self.gather.len()];
+        self.fill_panels();
+    }
+
+    /// Copies the weights of the layers from `data` into their panels.
+    pub(super) fn fill_panels(&mut self) {
+        for (p, &i) in self.panels.iter_mut().zip(&self.gather) {
+            *p = self.data[i as usize];
+        }
+        self.panels_stale = false;
+    }
+}
+
+/// The [`WIDTH`] sums of a layer whose first sum has the terms `runs` (their second
+/// factors are the layer's inputs) and whose weights are `panel` (from its start):
+/// each sum left to right from 0.0, as [`dot`](super::forward) adds it.
+pub(super) fn layer_sums(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WIDTH] {
+    let mut acc = [0.0; WIDTH];
+    let (rows, _) = panel.as_chunks::<WIDTH>();
+    let mut rows = rows.iter();
+    for run in runs {
+        for (x, w) in data[run.ys()].iter().zip(&mut rows) {
+            for (acc, w) in acc.iter_mut().zip(w) {
+                *acc += w * x;
+            }
+        }
+    }
+    acc
+}
