@@ -1,6 +1,7 @@
 //! The backward pass: the chain rule as one reverse loop over the tape, then the
 //! leaves' gradients handed back to their `Value`s.
 
+use super::layer::{layer_backward, WIDTH};
 use super::layout::{all_finite, Step};
 use super::Tape;
 use crate::error::{Error, Pass};
@@ -99,7 +100,27 @@ impl Tape {
         let (data, grad, runs) = (&self.data, &mut self.grad, &self.runs);
         grad[first..].fill(0.0);
         grad[root] = 1.0;
-        for k in (first..=root).rev() {
+        // (The step-by-step search for a culprit goes node by node.)
+        let mut layers = self.layers.iter().rev().filter(|_| !CHECK).peekable();
+        let mut k = root + 1;
+        while k > first {
+            k -= 1;
+            if let Some(layer) = layers.next_if(|l| l.first as usize + WIDTH - 1 == k) {
+                k = layer.first as usize;
+                // (The sums of a layer have the same step.)
+                let (out, g_out) = (&data[k..k + WIDTH], &grad[k..k + WIDTH]);
+                let g: [f64; WIDTH] = match self.steps[k] {
+                    Step::DotThen(op) => {
+                        std::array::from_fn(|j| op.local_grads(0.0, 0.0, out[j], 0.0).0 * g_out[j])
+                    }
+                    _ => std::array::from_fn(|j| g_out[j]),
+                };
+                if g.iter().all(|&g| g == 0.0) {
+                    continue;
+                }
+                layer_backward(data, grad, (&self.args[k..k + WIDTH], runs), g);
+                continue;
+            }
             let [a, b] = self.args[k].map(|i| i as usize);
             let g = grad[k];
             match self.steps[k] {
@@ -170,7 +191,7 @@ impl Tape {
 /// `grad[i] += factor[i] * g` for every `i`: one half of the chain rule through a run
 /// of products.
 #[inline]
-fn add_scaled(grad: &mut [f64], factor: &[f64], g: f64) {
+pub(super) fn add_scaled(grad: &mut [f64], factor: &[f64], g: f64) {
     for (gi, f) in grad.iter_mut().zip(factor) {
         *gi += f * g;
     }
