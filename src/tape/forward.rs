@@ -1,7 +1,7 @@
 //! The forward pass: read the leaves, then compute every inner node in order.
 
 use super::layer::{layer_sums, WIDTH};
-use super::layout::{Run, Step};
+use super::layout::{all_finite, Run, Step};
 use super::Tape;
 use crate::engine::op::Op;
 use crate::error::{Error, Pass};
@@ -55,10 +55,17 @@ impl Tape {
             if let Some(layer) = layers.next_if(|l| l.first as usize == k) {
                 let [a, b] = self.args[k].map(|i| i as usize);
                 let sums = layer_sums(data, &runs[a..b], &self.panels[layer.panel as usize..]);
-                for (j, sum) in (k..k + WIDTH).zip(sums) {
-                    data[j] = activate(self.steps[j], sum);
-                    finite &= data[j].is_finite();
+                // (The sums of a layer have the same step: one activation for all.)
+                let out = &mut data[k..k + WIDTH];
+                match self.steps[k] {
+                    Step::DotThen(op) => {
+                        for (o, sum) in out.iter_mut().zip(sums) {
+                            *o = op.forward(sum, 0.0, 0.0);
+                        }
+                    }
+                    _ => out.copy_from_slice(&sums),
                 }
+                finite &= all_finite(out);
                 k += WIDTH;
                 continue;
             }

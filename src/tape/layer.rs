@@ -32,8 +32,8 @@ use super::Tape;
 
 /// How many sums a [`Layer`] adds up together. Measured on `benches/moons_step.rs`
 /// (criterion, back to back, layers in the forward pass only): 41.7 µs per step
-/// without layers, 31.6 µs with layers of
-/// 8, 30.4 µs with layers of 16 (the moons network's hidden layers are 16 wide).
+/// without layers, 31.6 µs with layers of 8, 30.4 µs with layers of 16 (the moons
+/// network's hidden layers are 16 wide).
 pub(super) const WIDTH: usize = 16;
 
 /// [`WIDTH`] sums computed together (see the [module docs](self)).
