@@ -1,8 +1,8 @@
 //! Drawing the graph in Graphviz DOT, as micrograd's `trace_graph.ipynb` does.
 
-use std::collections::HashMap;
 use std::fmt::Write;
 
+use super::address::AddressMap;
 use super::op::Op;
 use super::value::{Node, Value};
 use super::walk::for_each_node;
@@ -28,7 +28,7 @@ impl Value {
     /// assert!(a.powf(2.0).to_dot().contains("label=\"**2\""));   // Python's `_op` '**2'
     /// ```
     pub fn to_dot(&self) -> String {
-        let mut ids: HashMap<*const (), usize> = HashMap::new();
+        let mut ids: AddressMap<usize> = AddressMap::default();
         let mut nodes = Vec::new();
         for_each_node(self, |v| {
             ids.insert(v.address(), nodes.len());

@@ -13,6 +13,7 @@
 //! | `backward.rs` | `backward()`, anomaly detection | `backward()` |
 //! | `drop.rs` | freeing a graph without recursion | the garbage collector |
 //! | `dot.rs` | Graphviz output | `trace_graph.ipynb` |
+//! | `walk.rs`, `address.rs` | visiting every node once; sets and maps keyed by node address | the `visited` set of `build_topo` |
 //!
 //! ```
 //! use micrograd::Value;
@@ -27,6 +28,7 @@
 //! assert_eq!(x.grad(), 46.0);
 //! ```
 
+pub(crate) mod address;
 mod backward;
 mod dot;
 mod drop;

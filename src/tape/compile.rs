@@ -8,11 +8,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::address::{AddressMap, AddressSet};
 use super::layer::WIDTH;
 use super::layout::all_finite;
 use super::layout::{Run, Step};
 use super::Tape;
+use crate::engine::address::{AddressMap, AddressSet};
 use crate::engine::op::Op;
 use crate::engine::rules::Arity;
 use crate::engine::Value;

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::address::AddressMap;
 use super::layer::Layer;
+use crate::engine::address::AddressMap;
 use crate::engine::op::Op;
 use crate::engine::Value;
 use crate::error::Error;

@@ -22,7 +22,6 @@
 //! | `layer.rs` | layers: sums that share their inputs, added up together |
 //! | `backward.rs` | [`Tape::backward`] |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
-//! | `address.rs` | hash maps keyed by node addresses |
 //!
 //! ```
 //! use micrograd::{tape::Tape, Value};
@@ -48,7 +47,6 @@
 //! # Ok::<(), micrograd::Error>(())
 //! ```
 
-mod address;
 mod backward;
 mod batch;
 mod compile;

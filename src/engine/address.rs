@@ -1,23 +1,23 @@
 //! Hash maps keyed by node addresses, with a hash made for them.
 //!
+//! Walking a graph (`walk.rs`, `dot.rs`) and compiling a tape look nodes up by address.
 //! The standard hasher (SipHash) resists attackers choosing the keys; node addresses
-//! are not chosen by anyone, and compiling hashes each node several times, so a
-//! multiply-and-rotate hash (the one of `rustc-hash`) is enough and several times
-//! faster.
+//! are not chosen by anyone, so a multiply-and-rotate hash (the one of `rustc-hash`) is
+//! enough and several times faster.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A map from a node's address ([`Value::address`](crate::Value)) to something.
-pub(super) type AddressMap<V> = HashMap<*const (), V, BuildHasherDefault<AddressHasher>>;
+pub(crate) type AddressMap<V> = HashMap<*const (), V, BuildHasherDefault<AddressHasher>>;
 
 /// A set of node addresses.
-pub(super) type AddressSet = HashSet<*const (), BuildHasherDefault<AddressHasher>>;
+pub(crate) type AddressSet = HashSet<*const (), BuildHasherDefault<AddressHasher>>;
 
 /// Hashes one address: multiplies it by an odd constant, then rotates the well-mixed
 /// high bits down to where the table takes its bucket index from.
 #[derive(Default)]
-pub(super) struct AddressHasher(u64);
+pub(crate) struct AddressHasher(u64);
 
 impl Hasher for AddressHasher {
     fn write(&mut self, bytes: &[u8]) {
