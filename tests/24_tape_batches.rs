@@ -218,14 +218,11 @@ fn a_non_finite_input_is_reported_until_it_is_overwritten() {
     assert_eq!(tape.accumulate().unwrap(), 6.0);
 }
 
-// Long sums (here 8 neurons of 71 terms) are computed four at a time on the tape; each
-// is still added up left to right, so the value is the dynamic graph's, bit for bit.
-#[test]
-fn wide_layers_give_the_dynamic_graphs_value_exactly() {
-    let model = MLP::new(70, &[8, 1], &mut PythonRandom::seed(7));
-    let x: Vec<f64> = (0..70).map(|i| (i as f64 * 0.37).sin()).collect();
-    let out = model.forward_f64(&x).unwrap().remove(0);
-    let mut tape = Tape::compile(&out).unwrap();
+/// Runs `tape` forward and backward and the dynamic graph `out` backward, from zeroed
+/// gradients: the value must be `out`'s bit for bit, and every parameter's gradient the
+/// same to 1e-12.
+fn assert_tape_equals_dynamic(tape: &mut Tape, model: &MLP, out: &Value) {
+    model.zero_grad();
     assert_eq!(tape.forward().unwrap(), out.data());
     tape.backward().unwrap();
     let tape_grads: Vec<f64> = model.parameters().iter().map(Value::grad).collect();
@@ -234,6 +231,17 @@ fn wide_layers_give_the_dynamic_graphs_value_exactly() {
     for (t, p) in tape_grads.iter().zip(model.parameters()) {
         assert_relative_eq!(*t, p.grad(), max_relative = REL, epsilon = 1e-15);
     }
+}
+
+// Long sums (here 8 neurons of 71 terms) are computed four at a time on the tape; each
+// is still added up left to right, so the value is the dynamic graph's, bit for bit.
+#[test]
+fn wide_layers_give_the_dynamic_graphs_value_exactly() {
+    let model = MLP::new(70, &[8, 1], &mut PythonRandom::seed(7));
+    let x: Vec<f64> = (0..70).map(|i| (i as f64 * 0.37).sin()).collect();
+    let out = model.forward_f64(&x).unwrap().remove(0);
+    let mut tape = Tape::compile(&out).unwrap();
+    assert_tape_equals_dynamic(&mut tape, &model, &out);
 }
 
 /// An MLP(3, [20, 16, 1]): layers wide enough for the tape to add up sixteen neurons
@@ -253,14 +261,7 @@ fn layers_added_up_together_give_the_dynamic_graphs_value_exactly() {
         p.set_data(p.data() * 0.9 + 0.01);
     }
     let out = model.forward_f64(&x).unwrap().remove(0);
-    assert_eq!(tape.forward().unwrap(), out.data());
-    tape.backward().unwrap();
-    let tape_grads: Vec<f64> = model.parameters().iter().map(Value::grad).collect();
-    model.zero_grad();
-    out.backward();
-    for (t, p) in tape_grads.iter().zip(model.parameters()) {
-        assert_relative_eq!(*t, p.grad(), max_relative = REL, epsilon = 1e-15);
-    }
+    assert_tape_equals_dynamic(&mut tape, &model, &out);
 }
 
 // The copy of the weights follows the tape's data also when the weights are inputs
