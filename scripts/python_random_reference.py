@@ -1,4 +1,4 @@
-"""Numbers that CPython's `random` module draws, for tests/12_python_random.rs.
+"""Numbers that CPython's `random` module draws, for tests/15_python_random.rs.
 
 Run: python3 scripts/python_random_reference.py  (output kept in python_random_reference.out;
 .ci/run checks that it still matches)

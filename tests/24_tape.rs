@@ -1,4 +1,4 @@
-//! Lesson 21: a compiled tape runs the same graph many times, with the same numbers as
+//! Lesson 24: a compiled tape runs the same graph many times, with the same numbers as
 //! the dynamic engine.
 //!
 //! Python has no tape; where a test mirrors a micrograd line, the line is above it.

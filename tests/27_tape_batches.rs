@@ -1,4 +1,4 @@
-//! Lesson 24: one tape for a whole data set. Compile the graph of one sample, then run
+//! Lesson 27: one tape for a whole data set. Compile the graph of one sample, then run
 //! it per sample with new inputs (`set_inputs` + `accumulate`), and hand the summed
 //! gradients to the parameters once per batch (`flush_grads`).
 //!
@@ -11,7 +11,7 @@ use micrograd::random::PythonRandom;
 use micrograd::tape::Tape;
 use micrograd::Pass;
 
-/// Tape against dynamic graph, as in `21_tape.rs`.
+/// Tape against dynamic graph, as in `24_tape.rs`.
 const REL: f64 = 1e-12;
 
 const SAMPLES: [([f64; 3], f64); 4] = [

@@ -1,4 +1,4 @@
-//! Lesson 16: optimisers move the parameters against their gradients.
+//! Lesson 19: optimisers move the parameters against their gradients.
 //!
 //! Python: micrograd's update `for p in model.parameters(): p.data -= learning_rate * p.grad`.
 //! Each rule is checked against steps worked out by hand in the comments.

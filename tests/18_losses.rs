@@ -1,4 +1,4 @@
-//! Lesson 15: losses turn a model's outputs into one number to minimise.
+//! Lesson 18: losses turn a model's outputs into one number to minimise.
 //!
 //! Python: the `loss()` function of micrograd's `demo.ipynb`. Each loss is checked three
 //! ways: its value against a hand computation, its gradients against central finite

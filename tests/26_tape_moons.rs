@@ -1,4 +1,4 @@
-//! Lesson 23: training micrograd's demo through a compiled tape gives the same losses,
+//! Lesson 26: training micrograd's demo through a compiled tape gives the same losses,
 //! step by step, as the dynamic graph (and as Python micrograd).
 //!
 //! The graph of the notebook's loss is built once and compiled; each step then runs
@@ -19,7 +19,7 @@ use demo_trace::{INIT, TRACE};
 /// The tape against the dynamic graph: the same arithmetic, gradients possibly added up
 /// in another order.
 const REL_DYNAMIC: f64 = 1e-12;
-/// Against Python's printed losses, as in `13_demo_matches_python.rs`.
+/// Against Python's printed losses, as in `16_demo_matches_python.rs`.
 const REL_PYTHON: f64 = 1e-9;
 
 /// The notebook's loss: `svm_hinge` of the scores plus `l2` with alpha = 1e-4.

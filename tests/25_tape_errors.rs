@@ -1,4 +1,4 @@
-//! Lesson 22: what a tape refuses, and how it reports NaN and infinity.
+//! Lesson 25: what a tape refuses, and how it reports NaN and infinity.
 //!
 //! Python micrograd has none of these checks: a NaN spreads silently there.
 

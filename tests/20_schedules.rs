@@ -1,4 +1,4 @@
-//! Lesson 17: a schedule changes the learning rate as training goes on.
+//! Lesson 20: a schedule changes the learning rate as training goes on.
 //!
 //! Python: micrograd's demo sets `learning_rate = 1.0 - 0.9*k/100` at step k.
 
