@@ -5,15 +5,16 @@ use super::{check_batch, check_labels, in_row, mean};
 use crate::{Error, Value};
 
 /// Binary cross-entropy of labels yᵢ ∈ {0, 1} given logits zᵢ (the sigmoid is built in):
-/// `L = (1/n) Σᵢ [max(zᵢ, 0) - zᵢ·yᵢ + ln(1 + e^(-|zᵢ|))]`,
-/// which equals `-(yᵢ·ln σ(zᵢ) + (1 - yᵢ)·ln(1 - σ(zᵢ)))` but never takes `exp` of a
-/// positive number, so logits of ±1000 give a finite loss.
+/// `L = (1/n) Σᵢ [softplus(zᵢ) - zᵢ·yᵢ]`, which equals
+/// `-(yᵢ·ln σ(zᵢ) + (1 - yᵢ)·ln(1 - σ(zᵢ)))` but never overflows:
+/// [`softplus`](Value::softplus) is computed stably, so logits of ±1000 give a finite
+/// loss.
 ///
-/// Gradient: `dL/dzᵢ = (σ(zᵢ) - yᵢ)/n`.
+/// Gradient: `dL/dzᵢ = (σ(zᵢ) - yᵢ)/n` (softplus' = σ), also at z = 0 (0.5 - y).
 ///
-/// `-|z|` is built as `-z` or `z` by the sign of z's data rather than with `abs`, so that
-/// at z = 0 the gradient is the true σ(0) - y = 0.5 - y: `abs` and `relu` both have
-/// derivative 0 at 0, which would give -y there.
+/// The graph is the same whatever the logits' values (no branch on `z.data()` while
+/// building), so a compiled [`Tape`](crate::tape::Tape) of this loss stays right when
+/// the logits change sign.
 ///
 /// # Errors
 ///
@@ -38,10 +39,7 @@ pub fn binary_cross_entropy_with_logits(
     let terms = logits
         .iter()
         .zip(labels01)
-        .map(|(z, &y)| {
-            let minus_abs = if z.data() > 0.0 { -z } else { z.clone() };
-            z.relu() - z * y + (minus_abs.exp() + 1.0).ln()
-        })
+        .map(|(z, &y)| z.softplus() - z * y)
         .collect();
     Ok(mean(terms))
 }

@@ -5,6 +5,7 @@ use super::forward::gather;
 use super::layer::{layer_backward, WIDTH};
 use super::layout::{all_finite, Step};
 use super::Tape;
+use crate::engine::rules::NO_CONSTS;
 use crate::error::{Error, Pass};
 
 impl Tape {
@@ -74,8 +75,14 @@ impl Tape {
         if !all_finite(&self.grad[..first]) {
             // Find the culprit by running this pass again from zero, step by step. The
             // sums of earlier runs are dropped: no pass adds a non-finite gradient.
-            let leaf = self.grad[..first].iter().position(|g| !g.is_finite());
-            let sum = leaf.map_or(f64::NAN, |i| self.grad[i]);
+            // A constant the engine made for an `f64` operand is read by no one: a
+            // non-finite gradient there alone is no error (as for `Value::try_backward`).
+            let visible = |&i: &usize| !self.leaves[i].node().hidden;
+            let bad = (0..first).filter(|&i| !self.grad[i].is_finite());
+            let Some(leaf) = bad.into_iter().find(visible) else {
+                return Ok(());
+            };
+            let (leaf, sum) = (Some(leaf), self.grad[leaf]);
             self.grad[..first].fill(0.0);
             let culprit = self.sweep::<true>();
             self.grad[..first].fill(0.0);
@@ -99,6 +106,9 @@ impl Tape {
         let first = self.leaves.len();
         let (root, one) = (self.root(), self.one());
         let (data, grad, runs) = (&self.data, &mut self.grad, &self.runs);
+        // (A hidden constant's gradient is not checked: see `run_backward`.)
+        let leaves = &self.leaves;
+        let checked = |p: usize| leaves.get(p).is_none_or(|l| !l.node().hidden);
         grad[first..].fill(0.0);
         grad[root] = 1.0;
         // (The step-by-step search for a culprit goes node by node.)
@@ -111,9 +121,9 @@ impl Tape {
                 // (The sums of a layer have the same step.)
                 let (out, g_out) = (&data[k..k + WIDTH], &grad[k..k + WIDTH]);
                 let g: [f64; WIDTH] = match self.steps[k] {
-                    Step::DotThen(op) => {
-                        std::array::from_fn(|j| op.local_grads(0.0, 0.0, out[j], 0.0).0 * g_out[j])
-                    }
+                    Step::DotThen(op) => std::array::from_fn(|j| {
+                        op.local_grads(0.0, 0.0, out[j], NO_CONSTS).0 * g_out[j]
+                    }),
                     _ => std::array::from_fn(|j| g_out[j]),
                 };
                 if g.iter().all(|&g| g == 0.0) {
@@ -128,7 +138,7 @@ impl Tape {
                 Step::Dot | Step::DotThen(_) => {
                     let g = match self.steps[k] {
                         // The fused sum's gradient: `local * out.grad`.
-                        Step::DotThen(op) => op.local_grads(0.0, 0.0, data[k], 0.0).0 * g,
+                        Step::DotThen(op) => op.local_grads(0.0, 0.0, data[k], NO_CONSTS).0 * g,
                         _ => g,
                     };
                     if CHECK && !g.is_finite() {
@@ -151,7 +161,8 @@ impl Tape {
                             add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
                         }
                         if CHECK {
-                            let parents = run.xs().chain(run.ys()).filter(|&p| p != one);
+                            let parents =
+                                run.xs().chain(run.ys()).filter(|&p| p != one && checked(p));
                             if let Some(p) = parents.into_iter().find(|&p| !grad[p].is_finite()) {
                                 // An unfused term: the sum's rule; else the fused `*`'s.
                                 let (op, node) = if run.y as usize == one {
@@ -165,11 +176,14 @@ impl Tape {
                     }
                 }
                 Step::Binary(op) => {
-                    let (da, db) = op.local_grads(data[a], data[b], data[k], 0.0);
+                    let (da, db) = op.local_grads(data[a], data[b], data[k], NO_CONSTS);
                     grad[a] += da * g;
                     grad[b] += db * g;
                     if CHECK {
-                        if let Some(&bad) = [a, b].iter().find(|&&p| !grad[p].is_finite()) {
+                        let bad = [a, b]
+                            .into_iter()
+                            .find(|&p| checked(p) && !grad[p].is_finite());
+                        if let Some(bad) = bad {
                             return Some((op.symbol(), Some(k), grad[bad]));
                         }
                     }
@@ -177,7 +191,7 @@ impl Tape {
                 Step::Unary(op) => {
                     let (da, _) = op.local_grads(data[a], 0.0, data[k], self.consts[b]);
                     grad[a] += da * g;
-                    if CHECK && !grad[a].is_finite() {
+                    if CHECK && checked(a) && !grad[a].is_finite() {
                         return Some((op.symbol(), Some(k), grad[a]));
                     }
                 }

@@ -4,6 +4,7 @@ use super::layer::{layer_sums, WIDTH};
 use super::layout::{all_finite, Run, Step};
 use super::Tape;
 use crate::engine::op::Op;
+use crate::engine::rules::NO_CONSTS;
 use crate::error::{Error, Pass};
 
 impl Tape {
@@ -60,7 +61,7 @@ impl Tape {
                 match self.steps[k] {
                     Step::DotThen(op) => {
                         for (o, sum) in out.iter_mut().zip(sums) {
-                            *o = op.forward(sum, 0.0, 0.0);
+                            *o = op.forward(sum, 0.0, NO_CONSTS);
                         }
                     }
                     _ => out.copy_from_slice(&sums),
@@ -81,7 +82,7 @@ impl Tape {
             let [a, b] = self.args[k].map(|i| i as usize);
             let out = match self.steps[k] {
                 step @ (Step::Dot | Step::DotThen(_)) => activate(step, dot(data, &runs[a..b])),
-                Step::Binary(op) => op.forward(data[a], data[b], 0.0),
+                Step::Binary(op) => op.forward(data[a], data[b], NO_CONSTS),
                 Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
                 Step::Custom(c) => {
                     let parents = &self.custom_parents[a..b];
@@ -164,7 +165,7 @@ pub(super) fn gather<'s>(scratch: &'s mut [f64], data: &[f64], parents: &[u32]) 
 #[inline]
 fn activate(step: Step, sum: f64) -> f64 {
     match step {
-        Step::DotThen(op) => op.forward(sum, 0.0, 0.0),
+        Step::DotThen(op) => op.forward(sum, 0.0, NO_CONSTS),
         _ => sum,
     }
 }
