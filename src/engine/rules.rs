@@ -78,7 +78,9 @@ macro_rules! rule_table {
             ///
             /// For `Sum` it is one step of the left-to-right sum, `acc + term` (a sum
             /// starts at 0.0, like Python's `sum()`); a leaf just holds `a`.
-            #[inline]
+            // (Inlined into the tape's loops, so that each arm is a direct call: measured
+            // with callgrind on the moons tape step, a plain `#[inline]` was not.)
+            #[inline(always)]
             pub(crate) fn forward(self, a: f64, b: f64, c: Consts) -> f64 {
                 match self {
                     Op::Leaf => a,
@@ -93,7 +95,7 @@ macro_rules! rule_table {
             /// parents' values `a` and `b`, its own value `out` and its constants `c`
             /// (as for [`forward`](Op::forward)). One-parent ops return 0 for `b`;
             /// `Sum` returns 1 for a term.
-            #[inline]
+            #[inline(always)]
             pub(crate) fn local_grads(self, a: f64, b: f64, out: f64, c: Consts) -> (f64, f64) {
                 match self {
                     Op::Leaf => (0.0, 0.0),

@@ -146,24 +146,26 @@ impl Value {
     /// assert_eq!((x.data(), x.grad(), x.op()), (-4.0, 0.0, ""));
     /// ```
     pub fn new(data: f64) -> Value {
+        Value::leaf(data, false)
+    }
+
+    /// The leaf the engine makes for an `f64` operand (Python's `other if
+    /// isinstance(other, Value) else Value(other)`), marked as hidden.
+    pub(crate) fn hidden_constant(data: f64) -> Value {
+        Value::leaf(data, true)
+    }
+
+    fn leaf(data: f64, hidden: bool) -> Value {
         Value::from_node(Node {
             data,
             grad: 0.0,
             parents: Parents::None,
             op: Op::Leaf,
             pending: 0,
-            hidden: false,
+            hidden,
             backward: None,
             extra: None,
         })
-    }
-
-    /// The leaf the engine makes for an `f64` operand (Python's `other if
-    /// isinstance(other, Value) else Value(other)`), marked as hidden.
-    pub(crate) fn hidden_constant(data: f64) -> Value {
-        let value = Value::new(data);
-        value.0.borrow_mut().hidden = true;
-        value
     }
 
     pub(crate) fn from_node(node: Node) -> Value {
@@ -171,7 +173,9 @@ impl Value {
     }
 
     /// A node made by an operation; its constants `consts` are stored only when they
-    /// are not all zero.
+    /// are not all zero. (Always inlined: out of line it cost the dynamic moons step 2.5%
+    /// more instructions, measured with callgrind.)
+    #[inline(always)]
     pub(crate) fn from_op(
         data: f64,
         op: Op,
