@@ -29,6 +29,10 @@ impl Tape {
     /// the first node (root first) whose rule left a non-finite gradient on a parent. On
     /// either error no leaf `Value`'s grad is touched.
     ///
+    /// [`Error::InvalidInput`] if [`accumulate`](Tape::accumulate) summed gradients that
+    /// [`flush_grads`](Tape::flush_grads) has not handed over yet (this pass would
+    /// overwrite them); the sums are kept.
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let w = Value::new(0.5);
@@ -45,6 +49,13 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn backward(&mut self) -> Result<(), Error> {
+        if self.unflushed {
+            return Err(Error::InvalidInput(
+                "tape.backward() after tape.accumulate() would drop the gradients summed \
+                 since the last flush: call tape.flush_grads() first"
+                    .to_owned(),
+            ));
+        }
         let first = self.leaves.len();
         self.grad[..first].fill(0.0);
         self.unflushed = false;
