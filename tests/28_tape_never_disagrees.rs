@@ -44,3 +44,24 @@ fn backward_between_accumulate_and_flush_is_refused_and_keeps_the_sums() {
     tape.backward().unwrap();
     assert_eq!(w.grad(), 18.0);
 }
+
+// for p in model.parameters(): p.data -= lr * p.grad   -- the next batch sees the new p
+#[test]
+fn accumulate_reads_the_parameters_the_optimiser_changed_without_being_told() {
+    let (w, x) = (Value::new(2.0), Value::new(0.0));
+    let loss = |w: &Value, x: &Value| (w * x).powf(2.0);
+    let mut tape = Tape::compile(&loss(&w, &x)).unwrap();
+    let input = tape.inputs(&[x.clone()]).unwrap();
+    let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+    for step in 0..3 {
+        tape.set_inputs(&input, &[1.5]).unwrap();
+        let tape_loss = tape.accumulate().unwrap();
+        let graph_loss = loss(&Value::new(w.data()), &Value::new(1.5)).data();
+        assert_eq!(tape_loss.to_bits(), graph_loss.to_bits(), "step {step}");
+        opt.zero_grad();
+        tape.flush_grads();
+        opt.step().unwrap();
+    }
+    w.set_data(-1.0); // a write by hand is seen too, and the fed input is kept
+    assert_eq!(tape.evaluate().unwrap(), 2.25);
+}

@@ -64,7 +64,6 @@ impl ImageTape {
         let mut sum = 0.0;
         let mut onehot = vec![0.0; self.label.len()];
         for (inputs, labels) in batches {
-            self.tape.read_leaves(); // the parameters as the optimiser left them
             self.tape
                 .set_inputs(&self.scale, &[1.0 / inputs.len() as f64])?;
             let mut loss = 0.0;
@@ -88,7 +87,6 @@ impl ImageTape {
 
     /// The fraction of `data` whose largest logit is its label, as `classify::accuracy`.
     pub fn accuracy(&mut self, data: &Dataset) -> Result<f64> {
-        self.tape.read_leaves();
         let mut correct = 0;
         for (x, &y) in data.inputs.iter().zip(&data.labels) {
             self.tape.set_inputs(&self.image, x)?;

@@ -40,4 +40,5 @@ pub(crate) mod rules;
 mod value;
 mod walk;
 
+pub(crate) use value::data_writes;
 pub use value::Value;

@@ -128,6 +128,8 @@ impl Tape {
             gather: Vec::new(),
             panels_stale: false,
             unflushed: false,
+            leaves_read_at: crate::engine::data_writes(),
+            fed: Vec::new(),
             outputs: Vec::new(),
             leaves: Vec::new(),
         };
@@ -177,6 +179,7 @@ impl Tape {
             })
             .collect::<Result<_, _>>()?;
         tape.leaf_index = leaves.iter().map(|v| (v.address(), idx(v))).collect();
+        tape.fed = vec![false; leaves.len()];
         tape.leaves = leaves;
         tape.data_finite = all_finite(&tape.data);
         tape.leaves_finite = all_finite(&tape.data[..tape.leaves.len()]);

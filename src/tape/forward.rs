@@ -38,8 +38,10 @@ impl Tape {
         self.run_forward()
     }
 
-    /// The forward loop over the inner nodes, from the leaf data the tape holds.
+    /// The forward loop over the inner nodes, from the leaf data the tape holds (read
+    /// again first if a `Value`'s data was written since the tape last read it).
     pub(super) fn run_forward(&mut self) -> Result<f64, Error> {
+        self.read_written_leaves();
         let first = self.leaves.len();
         // A NaN or infinity is noted on the way (a compare per node, no branch) and
         // located afterwards.

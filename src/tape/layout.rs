@@ -78,6 +78,14 @@ pub struct Tape {
     pub(super) gather: Vec<u32>,
     /// Whether leaves were written since `panels` were last filled.
     pub(super) panels_stale: bool,
+    /// The count of data writes on this thread ([`data_writes`](crate::engine::data_writes))
+    /// when the tape last read its leaves' data: a run that sees another count reads
+    /// them again, so that no change made through a `Value` is missed.
+    pub(super) leaves_read_at: u64,
+    /// For each leaf, whether [`set_inputs`](Tape::set_inputs) wrote it since the last
+    /// [`read_leaves`](Tape::read_leaves): such a leaf takes the sample's number, not its
+    /// `Value`'s data, until then.
+    pub(super) fed: Vec<bool>,
     /// Whether the leaves' entries of `data` are finite (kept up to date by whatever
     /// writes them, so that a run need not look at every leaf).
     pub(super) leaves_finite: bool,
