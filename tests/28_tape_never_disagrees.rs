@@ -65,3 +65,54 @@ fn accumulate_reads_the_parameters_the_optimiser_changed_without_being_told() {
     w.set_data(-1.0); // a write by hand is seen too, and the fed input is kept
     assert_eq!(tape.evaluate().unwrap(), 2.25);
 }
+
+/// The tape's error for `root` (forward, then backward) and the dynamic graph's
+/// (`try_backward`), as their messages: pass, op, label and value.
+fn errors_of_tape_and_graph(root: &Value) -> (String, String) {
+    let mut tape = Tape::compile(root).unwrap();
+    let tape_err = tape.forward().and_then(|_| tape.backward()).unwrap_err();
+    let graph_err = root.try_backward().unwrap_err();
+    (tape_err.to_string(), graph_err.to_string())
+}
+
+// w = x = Value(1e200); (0.5 + w*x).tanh()   -- w*x is inf, and tanh(inf) is 1
+#[test]
+fn an_overflow_under_a_saturating_activation_is_reported_as_the_graph_reports_it() {
+    let (w, x) = (Value::new(1e200), Value::new(1e200));
+    let sum = || [Value::new(0.5), &w * &x].into_iter().sum::<Value>();
+    let minus = || [Value::new(0.5), -(&w * &x)].into_iter().sum::<Value>();
+    for root in [
+        sum().tanh(),
+        minus().relu(),
+        minus().sigmoid(),
+        minus().exp(),
+    ] {
+        let (tape, graph) = errors_of_tape_and_graph(&root);
+        assert!(graph.starts_with("forward pass: op `*`"), "{graph}");
+        assert_eq!(tape, graph);
+    }
+}
+
+// s = (0.5 + w*x); s.label = 's'   -- the product overflowed, not the sum
+#[test]
+fn an_overflow_in_a_product_inside_a_labelled_sum_names_the_product() {
+    let (w, x) = (Value::new(1e200), Value::new(1e200));
+    let s = [Value::new(0.5), &w * &x]
+        .into_iter()
+        .sum::<Value>()
+        .with_label("s");
+    let (tape, graph) = errors_of_tape_and_graph(&(&s * 2.0));
+    assert!(graph.contains("(no label)"), "{graph}");
+    assert_eq!(tape, graph);
+}
+
+// y = x.sqrt() * a + x.sqrt() * b   -- at x = 0 two rules make infinities: the same one is named
+#[test]
+fn of_two_infinite_gradients_the_tape_names_the_one_the_graph_names() {
+    let x = Value::new(0.0);
+    let a = x.sqrt().with_label("first") * 2.0;
+    let b = x.sqrt().with_label("second") * 3.0;
+    let (tape, graph) = errors_of_tape_and_graph(&(a + b));
+    assert!(graph.starts_with("backward pass: op `sqrt`"), "{graph}");
+    assert_eq!(tape, graph);
+}

@@ -229,7 +229,7 @@ impl Tape {
             self.grad[..first].fill(0.0);
             self.unflushed = true;
         }
-        self.run_backward()?;
+        self.run_backward(false)?;
         Ok(value)
     }
 

@@ -181,7 +181,8 @@ impl Tape {
         tape.leaf_index = leaves.iter().map(|v| (v.address(), idx(v))).collect();
         tape.fed = vec![false; leaves.len()];
         tape.leaves = leaves;
-        tape.data_finite = all_finite(&tape.data);
+        // (Also the values of fused nodes, which the tape does not keep.)
+        tape.data_finite = order.iter().all(|v| v.data().is_finite());
         tape.leaves_finite = all_finite(&tape.data[..tape.leaves.len()]);
         Ok(tape)
     }

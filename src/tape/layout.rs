@@ -64,7 +64,8 @@ pub struct Tape {
     pub(super) grad: Vec<f64>,
     /// The labels of the labelled nodes, sorted by node index (for error messages).
     pub(super) labels: Vec<(u32, Box<str>)>,
-    /// Whether every entry of `data` is finite.
+    /// Whether every value of the last forward pass was finite, those of fused nodes
+    /// included.
     pub(super) data_finite: bool,
     /// The first nodes of groups of four `sum`s that `forward` computes side by side
     /// (see `dot4` in `forward.rs`), in order.
@@ -259,17 +260,6 @@ pub(super) enum Step {
     /// the sum is fused in and not kept (its gradient is `local * out.grad`, and the
     /// local derivative of these ops needs only their output).
     DotThen(Op),
-}
-
-impl Step {
-    /// The op's name in error messages, as [`Value::op`] gives it.
-    pub(super) fn symbol(self) -> &'static str {
-        match self {
-            Step::Leaf => Op::Leaf.symbol(),
-            Step::Unary(op) | Step::Binary(op) | Step::DotThen(op) => op.symbol(),
-            Step::Dot => Op::Sum.symbol(),
-        }
-    }
 }
 
 /// Whether every number is finite. Written as a fold without early exit so that the

@@ -21,6 +21,7 @@
 //! | `forward.rs` | [`Tape::forward`] |
 //! | `layer.rs` | layers: sums that share their inputs, added up together |
 //! | `backward.rs` | [`Tape::backward`] |
+//! | `graph.rs` | the tape as a dynamic graph again: errors, [`Tape::check`] |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
 //!
 //! ```
@@ -51,6 +52,7 @@ mod backward;
 mod batch;
 mod compile;
 mod forward;
+mod graph;
 mod layer;
 mod layout;
 
