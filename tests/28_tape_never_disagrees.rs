@@ -5,9 +5,10 @@
 //!
 //! Python has no tape; the dynamic graph each test compares against is micrograd's.
 
+use micrograd::loss;
 use micrograd::prelude::*;
+use micrograd::random::PythonRandom;
 use micrograd::tape::Tape;
-use micrograd::Pass;
 
 /// Sixteen sums that share their second factor `w` become one layer of the tape; their
 /// first factors `x_j.exp()` are inner nodes, computed in the same forward pass.
@@ -51,7 +52,7 @@ fn accumulate_reads_the_parameters_the_optimiser_changed_without_being_told() {
     let (w, x) = (Value::new(2.0), Value::new(0.0));
     let loss = |w: &Value, x: &Value| (w * x).powf(2.0);
     let mut tape = Tape::compile(&loss(&w, &x)).unwrap();
-    let input = tape.inputs(&[x.clone()]).unwrap();
+    let input = tape.inputs(std::slice::from_ref(&x)).unwrap();
     let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
     for step in 0..3 {
         tape.set_inputs(&input, &[1.5]).unwrap();
@@ -115,4 +116,68 @@ fn of_two_infinite_gradients_the_tape_names_the_one_the_graph_names() {
     let (tape, graph) = errors_of_tape_and_graph(&(a + b));
     assert!(graph.starts_with("backward pass: op `sqrt`"), "{graph}");
     assert_eq!(tape, graph);
+}
+
+/// Compiles `build(leaves)` at the data `before`, moves the leaves to `after` and asks
+/// [`Tape::check`] whether the tape is still the graph `build` makes there.
+fn still_the_graph_on_other_data(
+    before: &[f64],
+    after: &[f64],
+    build: impl Fn(&[Value]) -> Result<Value, Error>,
+) -> Result<(), Error> {
+    let leaves: Vec<Value> = before.iter().map(|&x| Value::new(x)).collect();
+    let mut tape = Tape::compile(&build(&leaves)?)?;
+    for (leaf, &x) in leaves.iter().zip(after) {
+        leaf.set_data(x);
+    }
+    tape.check(|| build(&leaves))
+}
+
+// The library builds no graph whose shape or constants depend on the data: each loss and
+// each activation compiled on some logits is still itself on others.
+#[test]
+fn no_library_function_freezes_the_data_it_was_compiled_on() {
+    let (before, after) = ([2.0, -1.0, 0.5], [-3.0, 4.0, 0.25]);
+    let check = |name: &str, build: &dyn Fn(&[Value]) -> Result<Value, Error>| {
+        let checked = still_the_graph_on_other_data(&before, &after, build);
+        assert!(checked.is_ok(), "{name}: {}", checked.unwrap_err());
+    };
+    check("mse", &|z| loss::mse(z, &[1.0, 0.0, -1.0]));
+    check("svm_hinge", &|z| loss::svm_hinge(z, &[1.0, -1.0, 1.0]));
+    check("l2", &|z| Ok(loss::l2(z, 0.5)));
+    check("softmax_cross_entropy", &|z| {
+        loss::softmax_cross_entropy(z, 1)
+    });
+    let rows = |z: &[Value]| [z.to_vec(), z.iter().rev().cloned().collect()];
+    check("softmax_cross_entropy_mean", &|z| {
+        loss::softmax_cross_entropy_mean(&rows(z), &[0, 2])
+    });
+    for activation in [
+        Activation::Relu,
+        Activation::LeakyRelu(0.1),
+        Activation::Tanh,
+        Activation::Sigmoid,
+    ] {
+        let layers = [(4, activation), (1, Activation::Linear)];
+        let model = MLP::with_activations(3, &layers, &mut PythonRandom::seed(1));
+        check("MLP", &|z| Ok(model.forward(z)?.remove(0)));
+    }
+}
+
+// A branch on .data() while building is frozen into the tape; check() says where.
+#[test]
+fn check_names_the_first_node_that_is_not_the_graph_built_again() {
+    let err = still_the_graph_on_other_data(&[2.0], &[-1.0], |x| {
+        let x = &x[0];
+        Ok(if x.data() > 0.0 { x.relu() } else { x.tanh() })
+    })
+    .unwrap_err();
+    assert!(
+        matches!(err, Error::TapeMismatch { op: "tanh", .. }),
+        "{err}"
+    );
+    // A constant computed from .data(): the leaf that holds it is named.
+    let err =
+        still_the_graph_on_other_data(&[2.0], &[-1.0], |x| Ok(&x[0] - x[0].data())).unwrap_err();
+    assert!(matches!(err, Error::TapeMismatch { op: "", .. }), "{err}");
 }

@@ -69,13 +69,25 @@ impl Tape {
             leaf.zero_grad();
             leaf.add_grad(g);
         }
-        if !from_zero {
-            // For `grad_of`: this pass alone (a second sweep, only when the leaves'
-            // grads were not all 0).
-            self.grad[..first].fill(0.0);
-            self.sweep();
-        }
+        // `grad_of` wants this pass alone: the leaves' entries are it only if they
+        // started from 0; else `grad_of` runs the pass again from 0 if it is asked.
+        self.alone_elsewhere = !from_zero;
+        self.alone.get_mut().clear();
         Ok(())
+    }
+
+    /// The gradient of the last [`backward`](Tape::backward) alone for leaf `i` (see
+    /// [`grad_of`](Tape::grad_of)).
+    pub(super) fn pass_alone(&self, i: usize) -> f64 {
+        if !self.alone_elsewhere {
+            return self.grad[i];
+        }
+        let mut alone = self.alone.borrow_mut();
+        if alone.is_empty() {
+            alone.resize(self.grad.len(), 0.0);
+            self.sweep(&mut alone);
+        }
+        alone[i]
     }
 
     /// The chain rule over the tape: adds this run's d root / d leaf to the leaves'
@@ -89,7 +101,9 @@ impl Tape {
         if !self.data_finite {
             return Err(self.value_error());
         }
-        self.sweep();
+        let mut grad = std::mem::take(&mut self.grad);
+        self.sweep(&mut grad);
+        self.grad = grad;
         // A non-finite gradient reaches every parent of its node (`local * inf` and
         // `local * NaN` are never finite, not even for `local = 0`), and from there
         // every leaf below. So the leaves' gradients tell whether any step went wrong;
@@ -115,11 +129,12 @@ impl Tape {
         Ok(())
     }
 
-    /// The reverse loop.
-    fn sweep(&mut self) {
+    /// The reverse loop, with `grad` for the tape's gradients: adds into its leaves'
+    /// entries, recomputes the others from 0.
+    fn sweep(&self, grad: &mut [f64]) {
         let first = self.leaves.len();
         let root = self.root();
-        let (data, grad, runs) = (&self.data, &mut self.grad, &self.runs);
+        let (data, runs) = (&self.data, &self.runs);
         grad[first..].fill(0.0);
         grad[root] = 1.0;
         let mut layers = self.layers.iter().rev().peekable();

@@ -228,6 +228,7 @@ impl Tape {
             let first = self.leaves.len();
             self.grad[..first].fill(0.0);
             self.unflushed = true;
+            self.alone_elsewhere = false;
         }
         self.run_backward(false)?;
         Ok(value)

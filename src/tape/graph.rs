@@ -5,8 +5,7 @@
 //! the order its passes visit the nodes. So the tape only notes *that* a run went wrong
 //! (cheaply, on the way); then it rebuilds its graph and lets
 //! [`Value::try_backward`] name the culprit: the same pass, op and label as the dynamic
-//! graph, by construction. [`Tape::check`](super::Tape::check) uses the rebuilt graph
-//! too.
+//! graph, by construction. [`Tape::check`] uses the rebuilt graph too.
 
 use super::layout::Step;
 use super::Tape;

@@ -128,15 +128,16 @@ pub(super) fn layer_sums(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WID
 
 /// The chain rule through a layer whose sums have the `[start, end]`s `args` into
 /// `runs`, given their gradients `g` (after their activation's local derivative): for
-/// each neuron whose gradient is not 0 (a ReLU that is on), each term `x * y` adds
-/// `y * g` to `x`'s gradient and `x * g` to `y`'s, as for any other `sum`.
+/// each neuron whose gradient is not 0 (a ReLU that is on), last to first, each term
+/// `x * y` adds `y * g` to `x`'s gradient and `x * g` to `y`'s, as for any other `sum`.
 pub(super) fn layer_backward(
     data: &[f64],
     grad: &mut [f64],
     (args, runs): (&[[u32; 2]], &[Run]),
     g: [f64; WIDTH],
 ) {
-    for (&[a, b], &g) in args.iter().zip(&g) {
+    // The last neuron first, as the tape's backward loop takes any other nodes.
+    for (&[a, b], &g) in args.iter().zip(&g).rev() {
         if g == 0.0 {
             continue;
         }

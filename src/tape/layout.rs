@@ -1,5 +1,6 @@
 //! The [`Tape`] itself: a graph flattened into arrays, and what can be read from it.
 
+use std::cell::RefCell;
 use std::fmt;
 
 use super::layer::Layer;
@@ -93,6 +94,13 @@ pub struct Tape {
     /// The node indices of the outputs asked for by
     /// [`compile_with_outputs`](Tape::compile_with_outputs).
     pub(super) outputs: Vec<u32>,
+    /// Whether the leaves' entries of `grad` hold more than the last
+    /// [`backward`](Tape::backward) alone (it started from the leaves' grads, which
+    /// were not all 0), so that [`grad_of`](Tape::grad_of) must look in `alone`.
+    pub(super) alone_elsewhere: bool,
+    /// The gradients of the last `backward` alone, when `alone_elsewhere`: computed by
+    /// the first `grad_of` that asks (empty until then).
+    pub(super) alone: RefCell<Vec<f64>>,
     /// Whether the leaves' entries of `grad` are sums of [`Tape::accumulate`] runs not
     /// yet handed to the `Value`s (rather than the gradient of the last `backward`).
     pub(super) unflushed: bool,
@@ -155,7 +163,7 @@ impl Tape {
     /// ```
     pub fn grad_of(&self, leaf: &Value) -> Result<f64, Error> {
         match self.leaf_index.get(&leaf.address()) {
-            Some(&i) => Ok(self.grad[i as usize]),
+            Some(&i) => Ok(self.pass_alone(i as usize)),
             None => Err(Error::NotOnTape {
                 label: leaf.label(),
             }),
