@@ -11,14 +11,17 @@ use micrograd::random::PythonRandom;
 use micrograd::tape::Tape;
 
 /// Sixteen sums that share their second factor `w` become one layer of the tape; their
-/// first factors `x_j.exp()` are inner nodes, computed in the same forward pass.
+/// first factors `e_j = x_j.exp()` are inner nodes, computed in the same forward pass
+/// (and used once more, by a sum the backward pass reaches last, so that the tape
+/// computes all of them before the sixteen sums).
 fn sixteen_sums_of_inner_first_factors(x: &[Value], w: &Value) -> Value {
-    x.iter()
-        .map(|x| [x.exp() * w].into_iter().sum::<Value>())
-        .sum()
+    let e: Vec<Value> = x.iter().map(Value::exp).collect();
+    let sums: Value = e.iter().map(|e| [e * w].into_iter().sum::<Value>()).sum();
+    e.iter().sum::<Value>() + sums
 }
 
-// root = sum(sum([x.exp() * w]) for x in xs), with every x changed after compiling
+// e = [x.exp() for x in xs]; root = sum(e) + sum(sum([e_j * w]) for e_j in e), with
+// every x changed after compiling
 #[test]
 fn a_layer_whose_first_factors_are_inner_nodes_uses_this_runs_values() {
     let w = Value::new(2.0);
