@@ -12,8 +12,10 @@
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `backward.rs` | `backward()`, anomaly detection | `backward()` |
 //! | `drop.rs` | freeing a graph without recursion | the garbage collector |
-//! | `dot.rs` | Graphviz output | `trace_graph.ipynb` |
 //! | `walk.rs`, `address.rs` | visiting every node once; sets and maps keyed by node address | the `visited` set of `build_topo` |
+//!
+//! Pictures of a graph (Graphviz DOT, SVG, the backward-pass stepper) are in
+//! [`crate::view`]; nothing here depends on them.
 //!
 //! ```
 //! use micrograd::Value;
@@ -30,14 +32,13 @@
 
 pub(crate) mod address;
 mod backward;
-mod dot;
 mod drop;
 pub(crate) mod op;
 mod operators;
 mod ops;
-mod repr;
+pub(crate) mod repr;
 pub(crate) mod rules;
-mod value;
-mod walk;
+pub(crate) mod value;
+pub(crate) mod walk;
 
 pub use value::Value;
