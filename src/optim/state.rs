@@ -18,7 +18,7 @@ use crate::Error;
 /// adam.step()?;
 /// let state = adam.state();
 /// assert_eq!((state.kind.as_str(), state.steps), ("Adam", 1));
-/// assert_eq!(state.slots[0][0], 0.5);              // m = (1 - 0.9)·5
+/// assert_eq!(state.slots[0][0], (1.0 - 0.9) * 5.0);   // m = (1 - β₁)·g
 /// let mut resumed = Adam::new(vec![w.clone()], 0.1)?;
 /// resumed.set_state(&state)?;
 /// assert_eq!(resumed.state(), state);
