@@ -6,7 +6,7 @@
 //! (`f64::to_bits`), and wherever the graph reports a NaN or infinity the tape reports
 //! the same pass, op and label.
 //!
-//! The generator is a few lines of xorshift with fixed seeds, so a failure is a seed
+//! (Custom ops, `Value::custom`, are among the ops.) The generator is a few lines of xorshift with fixed seeds, so a failure is a seed
 //! to replay. `MICROGRAD_RANDOM_GRAPHS=2000 cargo test --release --test 29_tape_random`
 //! runs a larger search (the default keeps `cargo test` fast).
 //!
@@ -76,6 +76,8 @@ enum Node {
     Unary(&'static str, usize, f64),
     Binary(&'static str, usize, usize),
     Sum(Vec<usize>),
+    /// A `Value::custom` op (see [`custom`]) of one, two or three parents.
+    Custom(Vec<usize>),
 }
 
 /// A graph as a recipe, so that it can be built again on new data.
@@ -97,6 +99,9 @@ impl Recipe {
                 Node::Unary(op, a, p) => unary(op, &built[*a], *p),
                 Node::Binary(op, a, b) => binary(op, &built[*a], &built[*b]),
                 Node::Sum(terms) => terms.iter().map(|&t| built[t].clone()).sum(),
+                Node::Custom(parents) => {
+                    custom(&parents.iter().map(|&p| &built[p]).collect::<Vec<_>>())
+                }
             };
             built.push(match label {
                 Some(l) => v.with_label(l.clone()),
@@ -120,6 +125,37 @@ fn unary(op: &str, a: &Value, p: f64) -> Value {
         "abs" => a.abs(),
         "neg" => -a,
         _ => unreachable!("{op}"),
+    }
+}
+
+/// Custom ops: `x / (1 + |x|)`, `x * y + x` and `x * y + z`, with their derivatives.
+fn custom(parents: &[&Value]) -> Value {
+    match parents.len() {
+        1 => Value::custom(
+            "softsign",
+            parents,
+            |p| p[0] / (1.0 + p[0].abs()),
+            |p, _, d| d[0] = 1.0 / ((1.0 + p[0].abs()) * (1.0 + p[0].abs())),
+        ),
+        2 => Value::custom(
+            "xy+x",
+            parents,
+            |p| p[0] * p[1] + p[0],
+            |p, _, d| {
+                d[0] = p[1] + 1.0;
+                d[1] = p[0];
+            },
+        ),
+        _ => Value::custom(
+            "xy+z",
+            parents,
+            |p| p[0] * p[1] + p[2],
+            |p, _, d| {
+                d[0] = p[1];
+                d[1] = p[0];
+                d[2] = 1.0;
+            },
+        ),
     }
 }
 
@@ -232,10 +268,11 @@ impl Generator<'_> {
                     self.rng.int(0, row.len() - 1),
                     self.rng.int(0, row.len() - 1),
                 );
-                let mixed = if self.rng.chance(0.5) {
-                    self.binary_of(row[i], row[j])
-                } else {
-                    self.unary_of(row[i])
+                let (k, arity) = (self.rng.int(0, row.len() - 1), self.rng.int(1, 3));
+                let mixed = match self.rng.int(0, 2) {
+                    0 => self.binary_of(row[i], row[j]),
+                    1 => self.unary_of(row[i]),
+                    _ => self.push(Node::Custom([row[i], row[j], row[k]][..arity].to_vec())),
                 };
                 row.push(mixed);
             }
@@ -310,11 +347,10 @@ fn bits(xs: impl IntoIterator<Item = f64>) -> Vec<u64> {
     xs.into_iter().map(f64::to_bits).collect()
 }
 
-/// Sets every leaf's grad to `g` exactly: `0 + 1 * g`, by differentiating `l * g`.
+/// Sets every leaf's grad to `g`.
 fn set_grads(leaves: &[Value], g: &[f64]) {
     for (l, &g) in leaves.iter().zip(g) {
-        l.zero_grad();
-        (l * g).backward();
+        l.set_grad(g);
     }
 }
 

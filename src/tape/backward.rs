@@ -1,6 +1,7 @@
 //! The backward pass: the chain rule as one reverse loop over the tape, then the
 //! leaves' gradients handed back to their `Value`s.
 
+use super::forward::gather;
 use super::layer::{layer_backward, WIDTH};
 use super::layout::{all_finite, Step};
 use super::Tape;
@@ -85,7 +86,7 @@ impl Tape {
         let mut alone = self.alone.borrow_mut();
         if alone.is_empty() {
             alone.resize(self.grad.len(), 0.0);
-            self.sweep(&mut alone);
+            self.sweep(&mut alone, &mut vec![0.0; self.scratch.len()]);
         }
         alone[i]
     }
@@ -101,9 +102,12 @@ impl Tape {
         if !self.data_finite {
             return Err(self.value_error());
         }
-        let mut grad = std::mem::take(&mut self.grad);
-        self.sweep(&mut grad);
-        self.grad = grad;
+        let (mut grad, mut scratch) = (
+            std::mem::take(&mut self.grad),
+            std::mem::take(&mut self.scratch),
+        );
+        self.sweep(&mut grad, &mut scratch);
+        (self.grad, self.scratch) = (grad, scratch);
         // A non-finite gradient reaches every parent of its node (`local * inf` and
         // `local * NaN` are never finite, not even for `local = 0`), and from there
         // every leaf below. So the leaves' gradients tell whether any step went wrong;
@@ -131,7 +135,8 @@ impl Tape {
 
     /// The reverse loop, with `grad` for the tape's gradients: adds into its leaves'
     /// entries, recomputes the others from 0.
-    fn sweep(&self, grad: &mut [f64]) {
+    /// `scratch` is room for a custom node's parents' data and local derivatives.
+    fn sweep(&self, grad: &mut [f64], scratch: &mut [f64]) {
         let first = self.leaves.len();
         let root = self.root();
         let (data, runs) = (&self.data, &self.runs);
@@ -192,6 +197,17 @@ impl Tape {
                 Step::Unary(op) => {
                     let (da, _) = op.local_grads(data[a], 0.0, data[k], self.consts[b]);
                     grad[a] += da * g;
+                }
+                Step::Custom(c) => {
+                    // As the dynamic graph's `custom_rule`: `grad[p_i] += d[i] * g`.
+                    let parents = &self.custom_parents[a..b];
+                    let (p, d) = scratch.split_at_mut(parents.len());
+                    let d = &mut d[..parents.len()];
+                    let custom = &self.customs[c as usize];
+                    custom.local_grads(gather(p, data, parents), data[k], d);
+                    for (&i, di) in parents.iter().zip(d.iter()) {
+                        grad[i as usize] += di * g;
+                    }
                 }
                 // (No inner node is a leaf.)
                 Step::Leaf => {}

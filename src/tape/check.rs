@@ -6,7 +6,6 @@
 //! graph, correctly, but it is not the graph the program would build now. Only building
 //! it again can tell, as PyTorch's `torch.jit.trace(check_inputs=...)` does.
 
-use super::compile::topological_order;
 use super::Tape;
 use crate::engine::address::AddressMap;
 use crate::engine::Value;
@@ -92,7 +91,7 @@ impl Tape {
             Some(&k) => (self.data[k], grads[k]),
             None => (v.data(), v.grad()),
         };
-        let (ours, theirs) = (topological_order(root), topological_order(built));
+        let (ours, theirs) = (root.topo(), built.topo());
         let position = |order: &[Value]| -> AddressMap<usize> {
             order
                 .iter()

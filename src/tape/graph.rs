@@ -46,6 +46,22 @@ impl Tape {
                 Step::Binary(op) => nodes[a].binary(&nodes[b], op),
                 Step::Dot => sum(&nodes),
                 Step::DotThen(op) => sum(&nodes).unary(op, 0.0),
+                Step::Custom(c) => {
+                    let (f, g) = (
+                        self.customs[c as usize].clone(),
+                        self.customs[c as usize].clone(),
+                    );
+                    let parents: Vec<&Value> = self.custom_parents[a..b]
+                        .iter()
+                        .map(|&i| &nodes[i as usize])
+                        .collect();
+                    Value::custom(
+                        f.name,
+                        &parents,
+                        move |p| f.forward(p),
+                        move |p, out, d| g.local_grads(p, out, d),
+                    )
+                }
             };
             let node = match labels.next_if(|(j, _)| *j as usize == k) {
                 Some((_, label)) => node.with_label(label.to_string()),

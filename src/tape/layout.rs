@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::layer::Layer;
 use crate::engine::address::AddressMap;
+use crate::engine::custom::Custom;
 use crate::engine::op::Op;
 use crate::engine::Value;
 use crate::error::Error;
@@ -21,6 +22,7 @@ use crate::error::Error;
 /// | `Unary(op)` | `[parent, index into consts]` |
 /// | `Binary(op)` | `[a, b]` |
 /// | `Dot` (every `sum`), `DotThen(op)` (`op` of a fused `sum`) | `[start, end]`: the sum's terms are `runs[start..end]` |
+/// | `Custom(c)` ([`Value::custom`], closures `customs[c]`) | `[start, end]`: its parents are `custom_parents[start..end]` |
 ///
 /// `consts[0]` is 0.0, the constant of every unary op without one; `powf` and
 /// `leaky_relu` nodes point at their own entry.
@@ -65,6 +67,13 @@ pub struct Tape {
     pub(super) grad: Vec<f64>,
     /// The labels of the labelled nodes, sorted by node index (for error messages).
     pub(super) labels: Vec<(u32, Box<str>)>,
+    /// The closures of the custom ops, in the order of their nodes.
+    pub(super) customs: Vec<Custom>,
+    /// The parents of all custom nodes, back to back.
+    pub(super) custom_parents: Vec<u32>,
+    /// Room for a custom node's parents' data and its local derivatives (twice the
+    /// most parents a custom node has), so that no run allocates.
+    pub(super) scratch: Vec<f64>,
     /// Whether every value of the last forward pass was finite, those of fused nodes
     /// included.
     pub(super) data_finite: bool,
@@ -268,6 +277,8 @@ pub(super) enum Step {
     /// the sum is fused in and not kept (its gradient is `local * out.grad`, and the
     /// local derivative of these ops needs only their output).
     DotThen(Op),
+    /// A [`Value::custom`] op: index into `Tape::customs`.
+    Custom(u32),
 }
 
 /// Whether every number is finite. Written as a fold without early exit so that the
