@@ -501,7 +501,7 @@ fn random_graphs_on_the_tape_equal_the_dynamic_graph_bit_for_bit() {
     let graphs = std::env::var("MICROGRAD_RANDOM_GRAPHS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(30);
+        .unwrap_or(20);
     for seed in 0..graphs {
         tape_equals_graph(seed, 6);
     }
