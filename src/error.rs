@@ -34,12 +34,16 @@ pub enum Error {
         got: usize,
     },
 
-    /// Parameters saved from one model shape were loaded into another.
-    #[error("cannot load parameters of a {found} model into a {expected} model; build the model with the shape that was saved")]
+    /// Parameters saved from one model shape (or activations) were loaded into another.
+    #[error(
+        "cannot load parameters of a {found} model into a {expected} model; build the \
+         model with the shape and activations that were saved, or let MLP::from_file build it"
+    )]
     ShapeMismatch {
-        /// The shape of the model being loaded into, e.g. `MLP(2, [16, 16, 1])`.
+        /// The model being loaded into, e.g. `MLP(2, [16 ReLU, 16 ReLU, 1 Linear])`.
         expected: String,
-        /// The shape found in the file.
+        /// The model found in the file (a version-1 file gives widths only:
+        /// `MLP(2, [16, 16, 1])`).
         found: String,
     },
 
@@ -76,6 +80,29 @@ pub enum Error {
         /// The label of the value asked about, if it has one.
         label: Option<String>,
     },
+
+    /// [`Tape::check`](crate::tape::Tape::check) found that the tape is not the graph
+    /// the program builds now.
+    #[error(
+        "the tape differs from the graph built again, at op `{op}`{}: {detail}; a value \
+         read with `.data()` while building (a constant, or a branch taken on it) was \
+         frozen when the tape was compiled: build it with ops instead, or compile a new \
+         tape for this data",
+        describe_label(label)
+    )]
+    TapeMismatch {
+        /// The op of the first node that differs, in the graph built again (`""` for a
+        /// leaf, such as a constant computed from the data).
+        op: &'static str,
+        /// Its label, if it has one.
+        label: Option<String>,
+        /// What differs: the shape, the value or the gradient, with both numbers.
+        detail: String,
+    },
+
+    /// A graph could not be drawn as SVG (no renderer installed, or the renderer failed).
+    #[error("cannot draw the graph as SVG: {0}")]
+    Render(String),
 
     /// Input that cannot be used: mismatched lengths, an empty batch, and so on.
     #[error("invalid input: {0}")]
@@ -147,6 +174,17 @@ impl fmt::Display for Pass {
             Pass::Forward => "forward",
             Pass::Backward => "backward",
         })
+    }
+}
+
+/// `text` between backticks for an error message, cut to its first 40 characters (with
+/// `…` and the full length in bytes) when it is longer, so a 5 MB bad field gives a
+/// short message.
+pub(crate) fn quote(text: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    match text.char_indices().nth(MAX_CHARS) {
+        None => format!("`{text}`"),
+        Some((cut, _)) => format!("`{}…` ({} bytes)", &text[..cut], text.len()),
     }
 }
 

@@ -114,6 +114,7 @@ pub mod nn;
 pub mod optim;
 pub mod random;
 pub mod tape;
+pub mod view;
 
 pub use engine::Value;
 pub use error::{Error, Pass};

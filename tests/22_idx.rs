@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use micrograd::data::{load_mnist, parse_idx_images, parse_idx_labels};
+use micrograd::data::{load_mnist, parse_idx_images, parse_idx_labels, Loader};
 use micrograd::Error;
 
 /// An IDX file: the magic number, the big-endian sizes, then the bytes.
@@ -116,4 +116,16 @@ fn load_mnist_rejects_different_image_and_label_counts() {
     assert!(message.contains("holds 2 images"), "{message}");
     std::fs::remove_file(images).unwrap();
     std::fs::remove_file(labels).unwrap();
+}
+
+#[test]
+fn a_gzipped_idx_file_inflates_to_at_most_the_loaders_limit() {
+    // 1,000 zero images of 10 x 10 pixels: 100,016 bytes, which compress to about 100.
+    let images = write_gz("big-images.gz", &idx(0x803, &[1000, 10, 10], &[0; 100_000]));
+    let message = parse_message(Loader::new().max_inflated(1_000).load_idx_images(&images));
+    assert!(message.contains("more than 1000 bytes"), "{message}");
+    assert!(message.contains("max_inflated"), "{message}");
+    let loaded = Loader::new().max_inflated(100_016).load_idx_images(&images);
+    assert_eq!(loaded.unwrap().pixels.len(), 1000);
+    std::fs::remove_file(images).unwrap();
 }

@@ -15,14 +15,14 @@ use super::value::{Node, Parents, Value};
 impl Value {
     /// A node with the single parent `self`; `c` holds the op's constants (the
     /// exponent of `powf`, ...; [`NO_CONSTS`] for ops without any).
-    pub(super) fn unary(&self, op: Op, c: Consts) -> Value {
+    pub(crate) fn unary(&self, op: Op, c: Consts) -> Value {
         let data = op.forward(self.data(), 0.0, c);
         let parents = Parents::One([self.clone()]);
         Value::from_op(data, op, parents, c, Box::new(unary_rule))
     }
 
     /// A node with the parents `self` and `other`.
-    pub(super) fn binary(&self, other: &Value, op: Op) -> Value {
+    pub(crate) fn binary(&self, other: &Value, op: Op) -> Value {
         let data = op.forward(self.data(), other.data(), NO_CONSTS);
         let parents = Parents::Two([self.clone(), other.clone()]);
         Value::from_op(data, op, parents, NO_CONSTS, Box::new(binary_rule))

@@ -27,16 +27,19 @@ impl Value {
 /// `abs`.
 pub(crate) const ABS: Rule1 = Rule1 {
     forward: |x, _| x.abs(),
-    local_grad: |x, _out, _| {
-        if x > 0.0 {
-            1.0
-        } else if x < 0.0 {
-            -1.0
-        } else {
-            0.0
-        }
-    },
+    local_grad: |x, _out, _| sign(x),
 };
+
+/// 1 for x > 0, -1 for x < 0, 0 at 0 (and for NaN, which the forward pass reports).
+fn sign(x: f64) -> f64 {
+    if x > 0.0 {
+        1.0
+    } else if x < 0.0 {
+        -1.0
+    } else {
+        0.0
+    }
+}
 
 impl Value {
     /// x limited to `[lo, hi]`: `lo` below it, `hi` above it, x inside (`f64::clamp`).

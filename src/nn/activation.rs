@@ -24,6 +24,7 @@ use crate::Value;
 /// assert_eq!(Activation::Relu.to_string(), "ReLU"); // as in micrograd's `ReLUNeuron(2)`
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Activation {
     /// `max(0, x)`: micrograd's `nonlin=True`, the default for hidden layers.
     Relu,
