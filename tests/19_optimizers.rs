@@ -206,8 +206,10 @@ fn an_update_that_overflows_is_refused() {
 // ----- hyper-parameters are checked when the optimiser is built -----
 
 #[test]
-fn a_learning_rate_must_be_positive_and_finite() {
-    for lr in [0.0, -0.1, f64::NAN, f64::INFINITY] {
+fn a_learning_rate_must_be_finite_and_not_negative_in_new_and_in_set_learning_rate_alike() {
+    for lr in [-0.1, f64::NAN, f64::INFINITY] {
+        let mut sgd = Sgd::new(vec![Value::new(1.0)], 0.1).unwrap();
+        let mut adam = Adam::new(vec![Value::new(1.0)], 0.1).unwrap();
         assert_eq!(
             hyper_parameter_name(Sgd::new(vec![Value::new(1.0)], lr)),
             "lr"
@@ -216,7 +218,40 @@ fn a_learning_rate_must_be_positive_and_finite() {
             hyper_parameter_name(Adam::new(vec![Value::new(1.0)], lr)),
             "lr"
         );
+        assert_eq!(hyper_parameter_name(sgd.set_learning_rate(lr)), "lr");
+        assert_eq!(hyper_parameter_name(adam.set_learning_rate(lr)), "lr");
     }
+    // 0 is a learning rate a schedule may anneal to, so both accept it (as PyTorch does).
+    Sgd::new(vec![Value::new(1.0)], 0.0).unwrap();
+    Adam::new(vec![Value::new(1.0)], 0.0).unwrap();
+}
+
+#[test]
+fn weight_decay_that_would_flip_signs_is_refused() {
+    // p ← p·(1 - lr·wd) - ...: with lr·wd = 0.5·4 = 2, a parameter with zero gradient
+    // would go 1 → -1 → 1 → ...
+    let adamw = || AdamW::new(vec![Value::new(1.0)], 0.5).unwrap();
+    let err = adamw().weight_decay(4.0).unwrap_err();
+    assert!(
+        matches!(err, Error::HyperParameter { name: "lr * weight_decay", value, .. } if value == 2.0),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("lower the learning rate"), "{err}");
+    let mut ok = adamw().weight_decay(2.0).unwrap(); // lr·wd = 1: allowed
+    assert_eq!(
+        hyper_parameter_name(ok.set_learning_rate(0.6)),
+        "lr * weight_decay"
+    );
+    assert_eq!(ok.learning_rate(), 0.5); // a refused rate changes nothing
+    assert_eq!(
+        hyper_parameter_name(AdamW::new(vec![Value::new(1.0)], 200.0)), // default wd 0.01
+        "lr * weight_decay"
+    );
+    let sgd = Sgd::new(vec![Value::new(1.0)], 0.5).unwrap();
+    assert_eq!(
+        hyper_parameter_name(sgd.weight_decay(4.0)),
+        "lr * weight_decay"
+    );
 }
 
 #[test]
@@ -254,7 +289,7 @@ fn an_optimizer_needs_parameters() {
 }
 
 #[test]
-fn set_learning_rate_accepts_zero_but_not_negative() {
+fn a_refused_learning_rate_leaves_the_old_one() {
     let mut sgd = Sgd::new(vec![Value::new(1.0)], 0.1).unwrap();
     sgd.set_learning_rate(0.0).unwrap();
     assert_eq!(sgd.learning_rate(), 0.0);

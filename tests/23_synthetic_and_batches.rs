@@ -1,6 +1,6 @@
 //! Made-up data sets, shuffling, hold-out splits and mini-batches.
 
-use micrograd::data::{make_circles, make_moons, xor, Dataset};
+use micrograd::data::{make_circles, make_moons, xor, Dataset, MAX_SAMPLES};
 use micrograd::Error;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -79,6 +79,21 @@ fn bad_generator_arguments_are_errors() {
             matches!(err, Error::HyperParameter { name: "factor", .. }),
             "{err}"
         );
+    }
+}
+
+#[test]
+fn a_sample_count_beyond_max_samples_is_an_error_not_an_out_of_memory_kill() {
+    let r = &mut rng(7);
+    for n in [MAX_SAMPLES + 1, usize::MAX] {
+        for result in [make_moons(n, 0.1, r), make_circles(n, 0.1, 0.5, r)] {
+            let message = match result {
+                Err(Error::InvalidInput(message)) => message,
+                other => panic!("expected InvalidInput, got {other:?}"),
+            };
+            assert!(message.contains(&n.to_string()), "{message}");
+            assert!(message.contains("MAX_SAMPLES"), "{message}");
+        }
     }
 }
 

@@ -36,7 +36,7 @@ pub use idx::{
     IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC,
 };
 pub use moons100::moons100;
-pub use synthetic::{make_circles, make_moons, xor};
+pub use synthetic::{make_circles, make_moons, xor, MAX_SAMPLES};
 
 use std::path::Path;
 

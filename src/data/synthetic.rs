@@ -18,8 +18,8 @@ use crate::Error;
 ///
 /// # Errors
 ///
-/// [`Error::InvalidInput`] if `n < 2`, [`Error::HyperParameter`] if `noise` is negative
-/// or not finite.
+/// [`Error::InvalidInput`] if `n < 2` or `n >` [`MAX_SAMPLES`], [`Error::HyperParameter`]
+/// if `noise` is negative or not finite.
 ///
 /// ```
 /// use rand::{rngs::StdRng, SeedableRng};
@@ -46,8 +46,8 @@ pub fn make_moons<R: Rng + ?Sized>(n: usize, noise: f64, rng: &mut R) -> Result<
 ///
 /// # Errors
 ///
-/// [`Error::InvalidInput`] if `n < 2`; [`Error::HyperParameter`] if `noise` is negative
-/// or not finite, or `factor` is not strictly between 0 and 1.
+/// [`Error::InvalidInput`] if `n < 2` or `n >` [`MAX_SAMPLES`]; [`Error::HyperParameter`]
+/// if `noise` is negative or not finite, or `factor` is not strictly between 0 and 1.
 ///
 /// ```
 /// use rand::{rngs::StdRng, SeedableRng};
@@ -127,10 +127,25 @@ fn linspace(start: f64, end: f64, count: usize, endpoint: bool) -> impl Iterator
     (0..count).map(move |i| start + step * i as f64)
 }
 
+/// The most samples [`make_moons`] and [`make_circles`] make: one million, about 64 MB
+/// (each sample is a `Vec` of 2 numbers, its heap block, and a label). A scalar-autograd
+/// model takes tens of microseconds per sample and step, so a larger synthetic set would
+/// not be trained on anyway; the bound turns a mistaken size such as `usize::MAX` into an
+/// error instead of an out-of-memory kill. Build a larger [`Dataset`] yourself if you
+/// need one.
+pub const MAX_SAMPLES: usize = 1_000_000;
+
 /// The checks both two-class generators share.
 fn check_two_classes(n: usize, noise: f64) -> Result<(), Error> {
     if n < 2 {
         let message = format!("n = {n} samples cannot cover two classes; ask for at least 2");
+        return Err(Error::InvalidInput(message));
+    }
+    if n > MAX_SAMPLES {
+        let message = format!(
+            "n = {n} samples is more than the {MAX_SAMPLES} a generator makes \
+             (micrograd::data::MAX_SAMPLES); ask for fewer, or build a larger Dataset yourself"
+        );
         return Err(Error::InvalidInput(message));
     }
     if !(noise.is_finite() && noise >= 0.0) {

@@ -1,6 +1,6 @@
 //! Adam (Kingma & Ba, 2015) and AdamW (Loshchilov & Hutter, 2019), sharing one rule.
 
-use super::{non_empty, non_negative, positive, unit_interval, Optimizer, State};
+use super::{decay_factor, non_empty, non_negative, positive, unit_interval, Optimizer, State};
 use crate::{Error, Value};
 
 /// Adam with PyTorch's conventions. Step t = 1, 2, ... does, for each parameter p with
@@ -63,14 +63,14 @@ impl Adam {
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] unless `lr` is finite and > 0;
+    /// [`Error::HyperParameter`] unless `lr` is finite and ≥ 0;
     /// [`Error::InvalidInput`] if `params` is empty.
     pub fn new(params: Vec<Value>, lr: f64) -> Result<Adam, Error> {
         let params = non_empty(params)?;
         Ok(Adam {
             moments: State::zeros(&params),
             params,
-            lr: positive("lr", lr)?,
+            lr: non_negative("lr", lr)?,
             beta1: 0.9,
             beta2: 0.999,
             eps: 1e-8,
@@ -128,7 +128,9 @@ impl Optimizer for Adam {
     }
 
     fn set_learning_rate(&mut self, lr: f64) -> Result<(), Error> {
-        self.lr = non_negative("lr", lr)?;
+        let lr = non_negative("lr", lr)?;
+        decay_factor(lr, self.decoupled_weight_decay)?;
+        self.lr = lr;
         Ok(())
     }
 }
@@ -163,20 +165,32 @@ impl AdamW {
     ///
     /// # Errors
     ///
-    /// As [`Adam::new`].
+    /// As [`Adam::new`], and [`Error::HyperParameter`] if `lr · 0.01 > 1` (see
+    /// [`weight_decay`](AdamW::weight_decay)).
     pub fn new(params: Vec<Value>, lr: f64) -> Result<AdamW, Error> {
-        let mut adam = Adam::new(params, lr)?;
-        adam.decoupled_weight_decay = 0.01;
-        Ok(AdamW(adam))
+        AdamW(Adam::new(params, lr)?).weight_decay(0.01)
     }
 
     /// Sets the decoupled weight decay wd.
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] unless `wd` is finite and ≥ 0.
+    /// [`Error::HyperParameter`] unless `wd` is finite and ≥ 0 and `lr·wd ≤ 1`: each step
+    /// multiplies every parameter by `1 - lr·wd`, which above 1 would flip its sign even
+    /// with a zero gradient. [`set_learning_rate`](Optimizer::set_learning_rate) checks
+    /// the same product.
+    ///
+    /// ```
+    /// use micrograd::optim::AdamW;
+    /// use micrograd::Value;
+    /// let err = AdamW::new(vec![Value::new(1.0)], 0.5)?.weight_decay(4.0).unwrap_err();
+    /// assert!(err.to_string().starts_with("lr * weight_decay = 2 is out of range"), "{err}");
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
     pub fn weight_decay(mut self, wd: f64) -> Result<AdamW, Error> {
-        self.0.decoupled_weight_decay = non_negative("weight_decay", wd)?;
+        let wd = non_negative("weight_decay", wd)?;
+        decay_factor(self.0.lr, wd)?;
+        self.0.decoupled_weight_decay = wd;
         Ok(self)
     }
 

@@ -78,8 +78,9 @@ pub trait Optimizer {
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] unless `lr` is finite and ≥ 0. (0 is allowed here,
-    /// unlike in the constructors, because a schedule may anneal to 0.)
+    /// [`Error::HyperParameter`] unless `lr` is finite and ≥ 0, the rule of the
+    /// constructors too (0 is allowed everywhere, as in PyTorch, because a schedule may
+    /// anneal to 0), or if `lr` × weight decay would exceed 1 (see the implementing type).
     fn set_learning_rate(&mut self, lr: f64) -> Result<(), Error>;
 }
 
@@ -232,14 +233,30 @@ fn hyper(name: &'static str, value: f64, expected: &'static str, ok: bool) -> Re
     }
 }
 
-/// A learning rate (for a constructor) or an epsilon: finite and > 0.
+/// An epsilon: finite and > 0.
 fn positive(name: &'static str, x: f64) -> Result<f64, Error> {
     hyper(name, x, "finite and > 0", x.is_finite() && x > 0.0)
 }
 
-/// A weight decay, a learning rate set by a schedule, or a schedule's end: finite and ≥ 0.
+/// A learning rate (in a constructor, [`Optimizer::set_learning_rate`] or a
+/// [`Schedule`]), or a weight decay: finite and ≥ 0.
 fn non_negative(name: &'static str, x: f64) -> Result<f64, Error> {
     hyper(name, x, "finite and >= 0", x.is_finite() && x >= 0.0)
+}
+
+/// `Ok` unless weight decay `wd` at learning rate `lr` would flip the parameters' signs:
+/// a step multiplies each parameter by `1 - lr·wd` before the gradient acts, so
+/// `lr·wd > 1` makes a parameter with zero gradient change sign at every step.
+fn decay_factor(lr: f64, wd: f64) -> Result<(), Error> {
+    let product = lr * wd;
+    hyper(
+        "lr * weight_decay",
+        product,
+        "at most 1 (each step multiplies every parameter by 1 - lr * weight_decay, \
+         so above 1 it flips their signs); lower the learning rate or the weight decay",
+        product <= 1.0,
+    )
+    .map(|_| ())
 }
 
 /// A momentum or a beta: in [0, 1).

@@ -2,19 +2,25 @@
 
 use std::f64::consts::PI;
 
-use super::{hyper, non_negative, positive, Optimizer};
+use super::{hyper, non_negative, Optimizer};
 use crate::Error;
 
 /// A learning-rate schedule: [`lr_at(k)`](Schedule::lr_at) is the learning rate of
 /// step k (counting from 0), and [`apply`](Schedule::apply) hands it to any
 /// [`Optimizer`]. Build one with a constructor, which checks its parameters:
 ///
-/// | constructor | `lr_at(k)` for `k ≤ n` | for `k > n` |
+/// | constructor | `lr_at(k)` for `k < n` | for `k ≥ n` |
 /// |-------------|------------------------|-------------|
 /// | [`constant(lr)`](Schedule::constant) | lr | lr |
 /// | [`linear(start, end, n)`](Schedule::linear) | start - (start - end)·k/n | end |
 /// | [`step_decay(lr, γ, n)`](Schedule::step_decay) | lr·γ^⌊k/n⌋ (no end) | same |
 /// | [`cosine(max, min, n)`](Schedule::cosine) | min + (max - min)·(1 + cos(πk/n))/2 | min |
+///
+/// Every learning rate a constructor accepts is finite and ≥ 0, as in
+/// [`Optimizer::set_learning_rate`]. Linear and cosine rates never leave the range
+/// between their two ends and move monotonically from one to the other: a formula that
+/// rounds past an end (`0.1 - 0.1·3/3` is −1.39e-17) is clamped to it, and from step n
+/// on the rate is the end itself, exactly.
 ///
 /// micrograd's demo uses `lr = 1.0 - 0.9*k/100`, which is `linear(1.0, 0.1, 100)`:
 ///
@@ -42,9 +48,9 @@ impl Schedule {
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] unless `lr` is finite and > 0.
+    /// [`Error::HyperParameter`] unless `lr` is finite and ≥ 0.
     pub fn constant(lr: f64) -> Result<Schedule, Error> {
-        Ok(Schedule(Kind::Constant(positive("lr", lr)?)))
+        Ok(Schedule(Kind::Constant(non_negative("lr", lr)?)))
     }
 
     /// From `start` at step 0 straight down (or up) to `end` at step `steps`, then
@@ -53,11 +59,11 @@ impl Schedule {
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] unless `start` is finite and > 0, `end` is finite and
-    /// ≥ 0, and `steps` ≥ 1.
+    /// [`Error::HyperParameter`] unless `start` and `end` are finite and ≥ 0, and
+    /// `steps` ≥ 1.
     pub fn linear(start: f64, end: f64, steps: usize) -> Result<Schedule, Error> {
         Ok(Schedule(Kind::Linear {
-            start: positive("start", start)?,
+            start: non_negative("start", start)?,
             end: non_negative("end", end)?,
             steps: at_least_one("steps", steps)?,
         }))
@@ -68,12 +74,12 @@ impl Schedule {
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] unless `lr` is finite and > 0, `0 < gamma <= 1`, and
+    /// [`Error::HyperParameter`] unless `lr` is finite and ≥ 0, `0 < gamma <= 1`, and
     /// `every` ≥ 1.
     pub fn step_decay(lr: f64, gamma: f64, every: usize) -> Result<Schedule, Error> {
         let gamma_ok = gamma > 0.0 && gamma <= 1.0;
         Ok(Schedule(Kind::StepDecay {
-            lr: positive("lr", lr)?,
+            lr: non_negative("lr", lr)?,
             gamma: hyper("gamma", gamma, "in (0, 1]", gamma_ok)?,
             every: at_least_one("every", every)?,
         }))
@@ -84,10 +90,10 @@ impl Schedule {
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] unless `max` is finite and > 0, `0 <= min <= max`, and
+    /// [`Error::HyperParameter`] unless `max` is finite and ≥ 0, `0 <= min <= max`, and
     /// `steps` ≥ 1.
     pub fn cosine(max: f64, min: f64, steps: usize) -> Result<Schedule, Error> {
-        let max = positive("max", max)?;
+        let max = non_negative("max", max)?;
         let min_ok = (0.0..=max).contains(&min);
         Ok(Schedule(Kind::Cosine {
             max,
@@ -110,15 +116,17 @@ impl Schedule {
             Kind::Linear { end, steps, .. }
             | Kind::Cosine {
                 min: end, steps, ..
-            } if step > steps => end,
+            } if step >= steps => end,
             Kind::Linear { start, end, steps } => {
                 // Python: lr = 1.0 - 0.9 * k / 100
-                start - (start - end) * step as f64 / steps as f64
+                let lr = start - (start - end) * step as f64 / steps as f64;
+                lr.clamp(start.min(end), start.max(end))
             }
             Kind::StepDecay { lr, gamma, every } => lr * gamma.powf((step / every) as f64),
             Kind::Cosine { max, min, steps } => {
                 let progress = step as f64 / steps as f64;
-                min + (max - min) * (1.0 + (PI * progress).cos()) / 2.0
+                let lr = min + (max - min) * (1.0 + (PI * progress).cos()) / 2.0;
+                lr.clamp(min, max)
             }
         }
     }

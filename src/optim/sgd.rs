@@ -1,6 +1,6 @@
 //! Stochastic gradient descent: micrograd's update, plus momentum and weight decay.
 
-use super::{non_empty, non_negative, positive, unit_interval, Optimizer, State};
+use super::{decay_factor, non_empty, non_negative, unit_interval, Optimizer, State};
 use crate::{Error, Value};
 
 /// Stochastic gradient descent with PyTorch's conventions. For each parameter p with
@@ -55,14 +55,14 @@ impl Sgd {
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] unless `lr` is finite and > 0;
+    /// [`Error::HyperParameter`] unless `lr` is finite and ≥ 0;
     /// [`Error::InvalidInput`] if `params` is empty.
     pub fn new(params: Vec<Value>, lr: f64) -> Result<Sgd, Error> {
         let params = non_empty(params)?;
         Ok(Sgd {
             velocity: State::zeros(&params),
             params,
-            lr: positive("lr", lr)?,
+            lr: non_negative("lr", lr)?,
             momentum: 0.0,
             weight_decay: 0.0,
         })
@@ -82,9 +82,12 @@ impl Sgd {
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] unless `wd` is finite and ≥ 0.
+    /// [`Error::HyperParameter`] unless `wd` is finite and ≥ 0 and `lr·wd ≤ 1` (above 1,
+    /// the decay `p·(1 - lr·wd)` would flip every parameter's sign at each step).
     pub fn weight_decay(mut self, wd: f64) -> Result<Sgd, Error> {
-        self.weight_decay = non_negative("weight_decay", wd)?;
+        let wd = non_negative("weight_decay", wd)?;
+        decay_factor(self.lr, wd)?;
+        self.weight_decay = wd;
         Ok(self)
     }
 }
@@ -109,7 +112,9 @@ impl Optimizer for Sgd {
     }
 
     fn set_learning_rate(&mut self, lr: f64) -> Result<(), Error> {
-        self.lr = non_negative("lr", lr)?;
+        let lr = non_negative("lr", lr)?;
+        decay_factor(lr, self.weight_decay)?;
+        self.lr = lr;
         Ok(())
     }
 }
