@@ -116,6 +116,34 @@ impl Value {
         error.map_or(Ok(()), Err)
     }
 
+    /// Runs this node's own backward rule once, and nothing else: adds
+    /// `d self / d parent * self.grad` to each parent's grad (Python's `o._backward()`).
+    /// A leaf has no rule: nothing happens.
+    ///
+    /// With [`set_grad`](Value::set_grad) and [`topo`](Value::topo), this is
+    /// backpropagation by hand, as in the lecture: seed the output's grad with 1, then
+    /// call `backward_step` on each node from the output down. [`backward`](Value::backward)
+    /// does exactly that (`self.grad = 1; for v in reversed(topo): v._backward()`).
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// // Python: a = Value(2.0); b = Value(-3.0); c = Value(10.0); e = a*b; d = e + c
+    /// let (a, b, c) = (Value::new(2.0), Value::new(-3.0), Value::new(10.0));
+    /// let e = &a * &b;
+    /// let d = &e + &c;
+    /// d.set_grad(1.0);          // d.grad = 1.0
+    /// d.backward_step();        // d._backward(): e.grad += 1.0, c.grad += 1.0
+    /// assert_eq!((e.grad(), c.grad(), a.grad()), (1.0, 1.0, 0.0));
+    /// e.backward_step();        // e._backward(): a.grad += b.data * e.grad, ...
+    /// assert_eq!((a.grad(), b.grad()), (-3.0, 2.0));
+    /// ```
+    pub fn backward_step(&self) {
+        let node = self.node();
+        if let Some(rule) = &node.backward {
+            rule(&node);
+        }
+    }
+
     /// Sets the grad of this value and of every value it was computed from to 0, so
     /// that the same graph can be differentiated again.
     ///
@@ -137,7 +165,7 @@ fn forward_anomaly(node: &Node) -> Option<Error> {
     let made_here = !node.data.is_finite() && node.parents().iter().all(|p| p.data().is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,
-        op: node.op.symbol(),
+        op: node.op_name(),
         label: node.label().map(str::to_owned),
         value: node.data,
     })
@@ -152,7 +180,7 @@ fn backward_anomaly(node: &Node) -> Option<Error> {
         .find(|g| !g.is_finite())?;
     Some(Error::NonFinite {
         pass: Pass::Backward,
-        op: node.op.symbol(),
+        op: node.op_name(),
         label: node.label().map(str::to_owned),
         value: bad,
     })

@@ -68,7 +68,7 @@ fn op_label(node: &Node) -> String {
     match node.op {
         Op::Powf => format!("**{}", node.param()),
         Op::LeakyRelu => format!("leaky_relu {}", node.param()),
-        op => op.symbol().to_owned(),
+        _ => node.op_name().to_owned(),
     }
 }
 

@@ -10,10 +10,12 @@
 //! | `ops.rs` | every op as a method, with its backward rule | `__add__`, `__mul__`, `__pow__`, `relu` |
 //! | `rules.rs` | every op's arithmetic: forward value, local derivatives | the numbers inside those methods |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
-//! | `backward.rs` | `backward()`, anomaly detection | `backward()` |
+//! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
+//! | `backward.rs` | `backward()`, one node's `backward_step()`, anomaly detection | `backward()`, `_backward()` |
+//! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
 //! | `drop.rs` | freeing a graph without recursion | the garbage collector |
 //! | `dot.rs` | Graphviz output | `trace_graph.ipynb` |
-//! | `walk.rs`, `address.rs` | visiting every node once; sets and maps keyed by node address | the `visited` set of `build_topo` |
+//! | `walk.rs`, `address.rs` | `topo()`; visiting every node once; sets and maps keyed by node address | `build_topo` and its `visited` set |
 //!
 //! ```
 //! use micrograd::Value;
@@ -30,14 +32,17 @@
 
 pub(crate) mod address;
 mod backward;
+pub(crate) mod custom;
 mod dot;
 mod drop;
+mod gradcheck;
 pub(crate) mod op;
 mod operators;
 mod ops;
 mod repr;
 pub(crate) mod rules;
-mod value;
+pub(crate) mod value;
 mod walk;
 
+pub use gradcheck::{check_gradients, GradientCheck, LeafCheck};
 pub use value::Value;

@@ -38,6 +38,8 @@ pub(crate) enum Op {
     Sqrt,
     /// `a.abs()` (`"abs"`).
     Abs,
+    /// A [`Value::custom`](crate::Value::custom) op (its name is kept with its closures).
+    Custom,
 }
 
 impl Op {
@@ -61,6 +63,7 @@ impl Op {
             Op::Pow => "pow",
             Op::Sqrt => "sqrt",
             Op::Abs => "abs",
+            Op::Custom => "custom",
         }
     }
 }

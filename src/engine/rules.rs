@@ -17,7 +17,7 @@ pub(crate) enum Arity {
     One,
     /// `+ - * /` and `pow`.
     Two,
-    /// The n-ary `sum`.
+    /// The n-ary `sum` and custom ops.
     Many,
 }
 
@@ -27,7 +27,7 @@ impl Op {
         match self {
             Op::Leaf => Arity::Zero,
             Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow => Arity::Two,
-            Op::Sum => Arity::Many,
+            Op::Sum | Op::Custom => Arity::Many,
             Op::Neg
             | Op::Relu
             | Op::LeakyRelu
@@ -90,6 +90,7 @@ impl Op {
             Op::Pow => a.powf(b),
             Op::Sqrt => a.sqrt(),
             Op::Abs => a.abs(),
+            Op::Custom => unreachable!("a custom op computes with its own closures"),
         }
     }
 
@@ -132,6 +133,7 @@ impl Op {
                 };
                 (sign, 0.0)
             }
+            Op::Custom => unreachable!("a custom op computes with its own closures"),
         }
     }
 }

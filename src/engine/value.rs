@@ -8,6 +8,7 @@ use std::cell::{Ref, RefCell};
 use std::fmt;
 use std::rc::Rc;
 
+use super::custom::Custom;
 use super::op::Op;
 
 /// A node's backward rule: given the node itself (its data, grad and parents), add
@@ -54,6 +55,8 @@ pub(crate) struct Extra {
     pub(crate) label: Option<String>,
     /// The constant of `powf(n)` and `leaky_relu(slope)`.
     pub(crate) param: f64,
+    /// The name and closures of a [`Value::custom`] op.
+    pub(crate) custom: Option<Custom>,
 }
 
 /// One node of the expression graph: what a Python `Value` object holds.
@@ -89,6 +92,17 @@ impl Node {
     /// The label, if any.
     pub(crate) fn label(&self) -> Option<&str> {
         self.extra.as_ref().and_then(|e| e.label.as_deref())
+    }
+
+    /// The closures of a [`Value::custom`] node (`None` for every other node).
+    pub(crate) fn custom(&self) -> Option<&Custom> {
+        self.extra.as_ref().and_then(|e| e.custom.as_ref())
+    }
+
+    /// The op's name as [`Value::op`] shows it: Python's `_op` string, or the name
+    /// given to [`Value::custom`].
+    pub(crate) fn op_name(&self) -> &'static str {
+        self.custom().map_or(self.op.symbol(), |c| c.name)
     }
 }
 
@@ -140,7 +154,12 @@ impl Value {
         param: f64,
         backward: BackwardFn,
     ) -> Value {
-        let extra = (param != 0.0).then(|| Box::new(Extra { label: None, param }));
+        let extra = (param != 0.0).then(|| {
+            Box::new(Extra {
+                param,
+                ..Extra::default()
+            })
+        });
         Value::from_node(Node {
             data,
             grad: 0.0,
@@ -222,6 +241,19 @@ impl Value {
         self.0.borrow_mut().data = data;
     }
 
+    /// Overwrites this value's gradient (Python's `o.grad = 1.0`): how the lecture
+    /// seeds backpropagation by hand before calling
+    /// [`backward_step`](Value::backward_step) node by node.
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(2.0);
+    /// x.set_grad(1.0);
+    /// assert_eq!(x.grad(), 1.0);
+    /// ```
+    pub fn set_grad(&self, grad: f64) {
+        self.0.borrow_mut().grad = grad;
+    }
+
     /// Sets this value's gradient to 0 (Python's `p.grad = 0`).
     ///
     /// ```
@@ -244,7 +276,7 @@ impl Value {
     /// assert_eq!(a.relu().op(), "relu");
     /// ```
     pub fn op(&self) -> &'static str {
-        self.0.borrow().op.symbol()
+        self.0.borrow().op_name()
     }
 
     /// The label given by [`with_label`](Value::with_label), if any.

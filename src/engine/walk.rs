@@ -19,3 +19,52 @@ pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
         }
     }
 }
+
+impl Value {
+    /// The graph under this value in topological order: every value it was computed
+    /// from, each once, every one after its parents, and this value last (so the leaves
+    /// come before everything computed from them). Python's `topo` list in `backward()`:
+    /// running [`backward_step`](Value::backward_step) on it in reverse, after
+    /// `set_grad(1.0)`, is backpropagation.
+    ///
+    /// It is the post-order of a depth-first search over the parents in the order the
+    /// op took them (as Python's recursive `build_topo`), run with an explicit stack:
+    /// linear in the size of the graph, at any depth.
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let a = Value::new(2.0).with_label("a");
+    /// let b = Value::new(-3.0).with_label("b");
+    /// let e = (&a * &b).with_label("e");
+    /// let d = (&e + &a).with_label("d");            // `a` is used twice, listed once
+    /// let labels: Vec<_> = d.topo().iter().map(|v| v.label().unwrap()).collect();
+    /// assert_eq!(labels, ["a", "b", "e", "d"]);
+    /// // Python: self.grad = 1; for v in reversed(topo): v._backward()
+    /// d.set_grad(1.0);
+    /// for v in d.topo().iter().rev() {
+    ///     v.backward_step();
+    /// }
+    /// assert_eq!((a.grad(), b.grad()), (-3.0 + 1.0, 2.0));
+    /// ```
+    pub fn topo(&self) -> Vec<Value> {
+        let mut order = Vec::new();
+        let mut seen = AddressSet::default();
+        seen.insert(self.address());
+        // Each entry: a node whose parents are being visited, and how many have been.
+        let mut stack = vec![(self.clone(), 0)];
+        while let Some((value, visited)) = stack.last_mut() {
+            let next = value.node().parents().get(*visited).cloned();
+            *visited += 1;
+            match next {
+                Some(parent) => {
+                    if seen.insert(parent.address()) {
+                        stack.push((parent, 0));
+                    }
+                }
+                // All parents are placed: the node goes next.
+                None => order.extend(stack.pop().map(|(value, _)| value)),
+            }
+        }
+        order
+    }
+}

@@ -1,6 +1,7 @@
 //! The backward pass: the chain rule as one reverse loop over the tape, then the
 //! leaves' gradients handed back to their `Value`s.
 
+use super::forward::gather;
 use super::layer::{layer_backward, WIDTH};
 use super::layout::{all_finite, Step};
 use super::Tape;
@@ -178,6 +179,23 @@ impl Tape {
                     grad[a] += da * g;
                     if CHECK && !grad[a].is_finite() {
                         return Some((op.symbol(), Some(k), grad[a]));
+                    }
+                }
+                Step::Custom(c) => {
+                    // As the dynamic graph's `custom_rule`: `grad[p_i] += d[i] * g`.
+                    let parents = &self.custom_parents[a..b];
+                    let (p, d) = self.scratch.split_at_mut(parents.len());
+                    let d = &mut d[..parents.len()];
+                    let custom = &self.customs[c as usize];
+                    custom.local_grads(gather(p, data, parents), data[k], d);
+                    for (&i, di) in parents.iter().zip(d.iter()) {
+                        grad[i as usize] += di * g;
+                    }
+                    if CHECK {
+                        if let Some(&bad) = parents.iter().find(|&&i| !grad[i as usize].is_finite())
+                        {
+                            return Some((custom.name, Some(k), grad[bad as usize]));
+                        }
                     }
                 }
                 // (No inner node is a leaf.)

@@ -15,6 +15,7 @@ use super::Tape;
 use crate::engine::address::{AddressMap, AddressSet};
 use crate::engine::op::Op;
 use crate::engine::rules::Arity;
+use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
 
@@ -77,7 +78,7 @@ impl Tape {
                     .map_or_else(String::new, |l| format!(" (label {l:?})"))
             )));
         }
-        let order = topological_order(root);
+        let order = root.topo();
         // One index more for the constant 1.0 after the root.
         if order.len() >= u32::MAX as usize {
             return Err(Error::InvalidInput(format!(
@@ -120,6 +121,9 @@ impl Tape {
             data: Vec::with_capacity(n + 1),
             grad: vec![0.0; n + 1],
             labels: Vec::new(),
+            customs: Vec::new(),
+            custom_parents: Vec::new(),
+            scratch: Vec::new(),
             data_finite: true,
             leaves_finite: true,
             side_by_side: Vec::new(),
@@ -157,7 +161,8 @@ impl Tape {
                     (Step::Unary(node.op), [idx(&parents[0]), c])
                 }
                 (None, Arity::Two) => (Step::Binary(node.op), [idx(&parents[0]), idx(&parents[1])]),
-                (None, Arity::Many) => unreachable!("every sum has its terms"),
+                // (Every sum has its terms: the others are custom ops.)
+                (None, Arity::Many) => tape.push_custom(&node, idx),
             };
             tape.steps.push(step);
             tape.args.push(args);
@@ -276,6 +281,21 @@ impl Tape {
         }
     }
 
+    /// Appends the closures and parents of the custom node `node`; returns its step and
+    /// args.
+    fn push_custom(&mut self, node: &Node, idx: impl Fn(&Value) -> u32) -> (Step, [u32; 2]) {
+        let custom = node.custom().expect("a custom node has its closures");
+        self.customs.push(custom.clone());
+        let start = self.custom_parents.len() as u32;
+        self.custom_parents.extend(node.parents().iter().map(idx));
+        let n = node.parents().len();
+        if self.scratch.len() < 2 * n {
+            self.scratch.resize(2 * n, 0.0);
+        }
+        let c = (self.customs.len() - 1) as u32;
+        (Step::Custom(c), [start, self.custom_parents.len() as u32])
+    }
+
     /// Appends the term `data[x] * data[y]` to the runs of the `sum` whose runs start
     /// at `start`: it extends the last run if both indices follow on from it.
     fn push_term(&mut self, start: usize, x: u32, y: u32) {
@@ -354,28 +374,4 @@ fn leaves_by_first_use(inner: &[Value], fused: &AddressSet) -> Vec<Value> {
         }
     }
     leaves
-}
-
-/// Every value `root` was computed from, each once, every node after its parents and
-/// `root` last: the post-order of a depth-first search, run with an explicit stack.
-fn topological_order(root: &Value) -> Vec<Value> {
-    let mut order = Vec::new();
-    let mut seen = AddressSet::default();
-    seen.insert(root.address());
-    // Each entry: a node whose parents are being visited, and how many have been.
-    let mut stack = vec![(root.clone(), 0)];
-    while let Some((value, visited)) = stack.last_mut() {
-        let next = value.node().parents().get(*visited).cloned();
-        *visited += 1;
-        match next {
-            Some(parent) => {
-                if seen.insert(parent.address()) {
-                    stack.push((parent, 0));
-                }
-            }
-            // All parents are placed: the node goes next.
-            None => order.extend(stack.pop().map(|(value, _)| value)),
-        }
-    }
-    order
 }

@@ -83,6 +83,11 @@ impl Tape {
                 step @ (Step::Dot | Step::DotThen(_)) => activate(step, dot(data, &runs[a..b])),
                 Step::Binary(op) => op.forward(data[a], data[b], 0.0),
                 Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
+                Step::Custom(c) => {
+                    let parents = &self.custom_parents[a..b];
+                    let p = gather(&mut self.scratch, data, parents);
+                    self.customs[c as usize].forward(p)
+                }
                 // (No inner node is a leaf.)
                 Step::Leaf => data[k],
             };
@@ -101,8 +106,7 @@ impl Tape {
     /// parents are finite, so its op (or, for a leaf, the user) made it.
     pub(super) fn forward_anomaly(&self) -> Error {
         let k = self.data.iter().position(|x| !x.is_finite()).unwrap_or(0);
-        let (mut op, mut label, mut value) =
-            (self.steps[k].symbol(), self.label_of(k), self.data[k]);
+        let (mut op, mut label, mut value) = (self.op_of(k), self.label_of(k), self.data[k]);
         if let Step::Dot | Step::DotThen(_) = self.steps[k] {
             let [a, b] = self.args[k].map(|i| i as usize);
             let sum = dot(&self.data, &self.runs[a..b]);
@@ -143,6 +147,17 @@ fn dot(data: &[f64], runs: &[Run]) -> f64 {
         let (xs, ys) = (&data[run.xs()], &data[run.ys()]);
         xs.iter().zip(ys).fold(acc, |acc, (x, y)| acc + x * y)
     })
+}
+
+/// Copies the data of a custom node's `parents` into the front of `scratch` and returns
+/// that part: the `&[f64]` its closures take.
+#[inline]
+pub(super) fn gather<'s>(scratch: &'s mut [f64], data: &[f64], parents: &[u32]) -> &'s mut [f64] {
+    let p = &mut scratch[..parents.len()];
+    for (slot, &i) in p.iter_mut().zip(parents) {
+        *slot = data[i as usize];
+    }
+    p
 }
 
 /// A `Dot` node's value from its sum, or a `DotThen(op)` node's: `op` of the sum.

@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::layer::Layer;
 use crate::engine::address::AddressMap;
+use crate::engine::custom::Custom;
 use crate::engine::op::Op;
 use crate::engine::Value;
 use crate::error::Error;
@@ -20,6 +21,7 @@ use crate::error::Error;
 /// | `Unary(op)` | `[parent, index into consts]` |
 /// | `Binary(op)` | `[a, b]` |
 /// | `Dot` (every `sum`), `DotThen(op)` (`op` of a fused `sum`) | `[start, end]`: the sum's terms are `runs[start..end]` |
+/// | `Custom(c)` ([`Value::custom`], closures `customs[c]`) | `[start, end]`: its parents are `custom_parents[start..end]` |
 ///
 /// `consts[0]` is 0.0, the constant of every unary op without one; `powf` and
 /// `leaky_relu` nodes point at their own entry.
@@ -64,6 +66,13 @@ pub struct Tape {
     pub(super) grad: Vec<f64>,
     /// The labels of the labelled nodes, sorted by node index (for error messages).
     pub(super) labels: Vec<(u32, Box<str>)>,
+    /// The closures of the custom ops, in the order of their nodes.
+    pub(super) customs: Vec<Custom>,
+    /// The parents of all custom nodes, back to back.
+    pub(super) custom_parents: Vec<u32>,
+    /// Room for a custom node's parents' data and its local derivatives (twice the
+    /// most parents a custom node has), so that no run allocates.
+    pub(super) scratch: Vec<f64>,
     /// Whether every entry of `data` is finite.
     pub(super) data_finite: bool,
     /// The first nodes of groups of four `sum`s that `forward` computes side by side
@@ -195,6 +204,14 @@ impl Tape {
         self.steps.len()
     }
 
+    /// The op of node `k` as [`Value::op`] names it (a custom op by its own name).
+    pub(super) fn op_of(&self, k: usize) -> &'static str {
+        match self.steps[k] {
+            Step::Custom(c) => self.customs[c as usize].name,
+            step => step.symbol(),
+        }
+    }
+
     /// The label of node `k`, if it has one (for error messages).
     pub(super) fn label_of(&self, k: usize) -> Option<String> {
         let i = self.labels.binary_search_by_key(&k, |(j, _)| *j as usize);
@@ -251,6 +268,8 @@ pub(super) enum Step {
     /// the sum is fused in and not kept (its gradient is `local * out.grad`, and the
     /// local derivative of these ops needs only their output).
     DotThen(Op),
+    /// A [`Value::custom`] op: index into `Tape::customs`.
+    Custom(u32),
 }
 
 impl Step {
@@ -260,6 +279,7 @@ impl Step {
             Step::Leaf => Op::Leaf.symbol(),
             Step::Unary(op) | Step::Binary(op) | Step::DotThen(op) => op.symbol(),
             Step::Dot => Op::Sum.symbol(),
+            Step::Custom(_) => Op::Custom.symbol(),
         }
     }
 }

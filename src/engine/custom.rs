@@ -1,0 +1,173 @@
+//! Your own op: a forward function and its local derivatives, given as two closures.
+//!
+//! This is the lecture's way of extending `Value`: in Python you write a method that
+//! computes `out` and defines `out._backward`; here [`Value::custom`] takes the same two
+//! pieces as closures. The engine stores them with the node (in its boxed `Extra`, so
+//! ordinary nodes stay small), calls `forward` once to build the node, and calls
+//! `local_grads` from the node's backward rule, which adds
+//! `d out / d parent_i * out.grad` to each parent exactly as for a built-in op. A
+//! compiled [`Tape`](crate::tape::Tape) keeps the closures and calls both again on new
+//! leaf data.
+
+use std::sync::Arc;
+
+use super::op::Op;
+use super::value::{Extra, Node, Parents, Value};
+
+/// A custom op's forward function: the parents' data → the node's data.
+type ForwardFn = dyn Fn(&[f64]) -> f64 + Send + Sync;
+
+/// A custom op's local derivatives: `(parents' data, out, d)` fills `d[i]` with
+/// d out / d parent_i.
+type LocalGradsFn = dyn Fn(&[f64], f64, &mut [f64]) + Send + Sync;
+
+/// The name and the two closures of a [`Value::custom`] op. Cloning shares the closures.
+#[derive(Clone)]
+pub(crate) struct Custom {
+    /// The op's name, shown by `op()`, `to_dot()` and in errors.
+    pub(crate) name: &'static str,
+    forward: Arc<ForwardFn>,
+    local_grads: Arc<LocalGradsFn>,
+}
+
+impl Custom {
+    /// The op's value from its parents' data.
+    pub(crate) fn forward(&self, parents: &[f64]) -> f64 {
+        (self.forward)(parents)
+    }
+
+    /// Fills `d` (one slot per parent, set to 0 first) with d out / d parent_i.
+    pub(crate) fn local_grads(&self, parents: &[f64], out: f64, d: &mut [f64]) {
+        d.fill(0.0);
+        (self.local_grads)(parents, out, d);
+    }
+}
+
+impl Value {
+    /// Your own op: a node computed by `forward` from the data of `parents`, whose local
+    /// derivatives are given by `local_grads`. This is Python's way of adding an op to
+    /// `Value` (a method that computes `out` and defines `out._backward`), as a call.
+    ///
+    /// - `op` names the op: [`op`](Value::op) returns it, [`to_dot`](Value::to_dot)
+    ///   draws it, and [`try_backward`](Value::try_backward) names it (with the node's
+    ///   label) when it makes a NaN or infinity.
+    /// - `forward(p)` gets the parents' data, `p[i] = parents[i].data()`, and returns
+    ///   the node's data.
+    /// - `local_grads(p, out, d)` gets the same `p`, the node's data `out`, and `d`,
+    ///   one slot per parent, all 0.0 on entry. It writes `d[i] = d out / d parent_i`.
+    ///   The engine then does `parents[i].grad += d[i] * out.grad` for every `i` (so a
+    ///   parent given twice, `&[&x, &x]`, gets both contributions, as in Python).
+    ///
+    /// The closures must compute from their arguments alone: a compiled
+    /// [`Tape`](crate::tape::Tape) calls them again on new leaf data, and gives the
+    /// same numbers as this graph, bit for bit, only if they do. They are
+    /// `Send + Sync + 'static`, so they cannot capture a `Value` (which would tie the
+    /// graph in a cycle); capture plain numbers instead.
+    ///
+    /// Derivative: whatever `local_grads` says; check it with
+    /// [`check_gradients`](crate::engine::check_gradients).
+    ///
+    /// # Panics
+    ///
+    /// If a closure panics, for example by writing `d[i]` for `i >= parents.len()`.
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// // Python (lecture):  t = math.tanh(x); out = Value(t, (self,), 'tanh')
+    /// //                    def _backward(): self.grad += (1 - t**2) * out.grad
+    /// let n = Value::new(0.8814).with_label("n");
+    /// let o = Value::custom(
+    ///     "tanh",                                   // op name
+    ///     &[&n],                                    // parents, any number
+    ///     |p: &[f64]| p[0].tanh(),                  // forward: parents' data -> data
+    ///     |_p: &[f64], out: f64, d: &mut [f64]| {   // d out / d parent_i
+    ///         d[0] = 1.0 - out * out;
+    ///     },
+    /// );
+    /// o.backward();
+    /// assert_eq!(o.op(), "tanh");
+    /// assert_eq!(o.data(), 0.8814f64.tanh());
+    /// assert_eq!(n.grad(), 1.0 - o.data() * o.data());
+    /// ```
+    ///
+    /// Two parents: `x * y + x`, with d/dx = y + 1 and d/dy = x.
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let (x, y) = (Value::new(3.0), Value::new(4.0));
+    /// let f = Value::custom(
+    ///     "xy+x",
+    ///     &[&x, &y],
+    ///     |p| p[0] * p[1] + p[0],
+    ///     |p, _out, d| {
+    ///         d[0] = p[1] + 1.0;
+    ///         d[1] = p[0];
+    ///     },
+    /// );
+    /// f.backward();
+    /// assert_eq!((f.data(), x.grad(), y.grad()), (15.0, 5.0, 3.0));
+    /// ```
+    pub fn custom<F, G>(op: &'static str, parents: &[&Value], forward: F, local_grads: G) -> Value
+    where
+        F: Fn(&[f64]) -> f64 + Send + Sync + 'static,
+        G: Fn(&[f64], f64, &mut [f64]) + Send + Sync + 'static,
+    {
+        let custom = Custom {
+            name: op,
+            forward: Arc::new(forward),
+            local_grads: Arc::new(local_grads),
+        };
+        let inputs: Vec<f64> = parents.iter().map(|p| p.data()).collect();
+        let data = custom.forward(&inputs);
+        let parents = match parents {
+            [] => Parents::None,
+            [a] => Parents::One([Value::clone(a)]),
+            [a, b] => Parents::Two([Value::clone(a), Value::clone(b)]),
+            _ => Parents::Many(parents.iter().map(|&p| p.clone()).collect()),
+        };
+        Value::from_node(Node {
+            data,
+            grad: 0.0,
+            parents,
+            op: Op::Custom,
+            pending: 0,
+            backward: Some(Box::new(custom_rule)),
+            extra: Some(Box::new(Extra {
+                custom: Some(custom),
+                ..Extra::default()
+            })),
+        })
+    }
+}
+
+/// The backward rule of every custom node: gathers the parents' data, asks the op for
+/// its local derivatives `d`, and does `parent_i.grad += d[i] * out.grad`.
+fn custom_rule(out: &Node) {
+    let Some(custom) = out.custom() else {
+        unreachable!("a custom node has its closures")
+    };
+    let parents = out.parents();
+    with_scratch(parents.len(), |p, d| {
+        for (slot, parent) in p.iter_mut().zip(parents) {
+            *slot = parent.data();
+        }
+        custom.local_grads(p, out.data, d);
+        for (parent, di) in parents.iter().zip(d.iter()) {
+            parent.add_grad(di * out.grad);
+        }
+    });
+}
+
+/// Runs `f` on two buffers of `n` numbers each, on the stack for up to 8 parents.
+fn with_scratch(n: usize, f: impl FnOnce(&mut [f64], &mut [f64])) {
+    let mut stack = [0.0; 16];
+    let mut heap = Vec::new();
+    let buf: &mut [f64] = if 2 * n <= stack.len() {
+        &mut stack[..2 * n]
+    } else {
+        heap.resize(2 * n, 0.0);
+        &mut heap
+    };
+    let (p, d) = buf.split_at_mut(n);
+    f(p, d);
+}

@@ -1,0 +1,173 @@
+//! The lecture's numerical check: every leaf's gradient from `backward()` against a
+//! central finite difference.
+//!
+//! The lecture estimates `dL/da` by nudging `a` by a small `h` and re-evaluating `L`.
+//! A `Value` graph does not recompute itself when a leaf's data changes (`set_data`
+//! changes only that leaf), so the check takes a closure that builds the expression
+//! again from the leaves; it then sees the nudged data, as the lecture's `lol()` does.
+
+use std::fmt;
+
+use super::op::Op;
+use super::value::Value;
+use crate::error::Error;
+
+/// One leaf's gradient two ways, from [`check_gradients`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct LeafCheck {
+    /// The leaf's position in the slice given to [`check_gradients`].
+    pub index: usize,
+    /// The leaf's label, if it has one.
+    pub label: Option<String>,
+    /// The gradient from `backward()`.
+    pub backward: f64,
+    /// The central difference `(f(x + h) - f(x - h)) / 2h`.
+    pub numerical: f64,
+    /// `|backward - numerical| / max(1, |backward|, |numerical|)`: relative for
+    /// gradients larger than 1, absolute below (where a relative error would blow up
+    /// the rounding noise of a gradient that is 0).
+    pub error: f64,
+}
+
+/// What [`check_gradients`] found: one [`LeafCheck`] per leaf, in the order given.
+/// Printing it names the worst leaf.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GradientCheck {
+    /// Every leaf's gradient two ways, in the order given.
+    pub leaves: Vec<LeafCheck>,
+}
+
+impl GradientCheck {
+    /// The leaf with the largest error (the first of equals).
+    pub fn worst(&self) -> &LeafCheck {
+        self.leaves
+            .iter()
+            .reduce(|worst, l| if l.error > worst.error { l } else { worst })
+            .expect("check_gradients refuses an empty list of leaves")
+    }
+
+    /// The largest error over all leaves (see [`LeafCheck::error`]).
+    pub fn max_error(&self) -> f64 {
+        self.worst().error
+    }
+}
+
+impl fmt::Display for GradientCheck {
+    /// `worst leaf: a (#0): backward -6, numerical -6.000000000838668, error 8.4e-10`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = self.worst();
+        write!(
+            f,
+            "worst leaf: {} (#{}): backward {}, numerical {}, error {:.1e}",
+            w.label.as_deref().unwrap_or("(no label)"),
+            w.index,
+            w.backward,
+            w.numerical,
+            w.error
+        )
+    }
+}
+
+/// Checks the gradient of an expression with respect to each of `leaves` against the
+/// central difference `(f(x + h) - f(x - h)) / 2h`: the lecture's numerical estimate.
+///
+/// `build` must build the expression afresh from the leaves each time it is called (a
+/// closure that captures them). The check zeroes the leaves' grads, builds the
+/// expression and runs [`try_backward`](Value::try_backward) on it; then, for each leaf
+/// in turn, sets its data to `x + h` and `x - h`, builds the expression twice more and
+/// takes the difference, and puts the data back. The leaves keep the gradients of this
+/// one `backward()`.
+///
+/// The error of the central difference is of order h² (plus rounding of order
+/// ε/h, ε ≈ 1e-16), so `h = 1e-6` usually gives about 1e-9; the lecture's `h = 0.001`
+/// gives about 1e-6. Kinks (relu at 0, `max` at a tie) disagree by design.
+///
+/// # Errors
+///
+/// [`Error::InvalidInput`] if `leaves` is empty, if one of them is not a leaf (nudging
+/// a computed value would not change the rebuilt expression; the message names it), if
+/// `h` is not a positive finite number, or if a nudged expression is not finite (the
+/// message names the leaf). [`Error::NonFinite`] from `try_backward`.
+///
+/// ```
+/// use micrograd::{engine::check_gradients, Value};
+/// // Python (lecture): L = (a*b + c) * f, then lol() nudges one leaf by h = 0.001
+/// let a = Value::new(2.0).with_label("a");
+/// let b = Value::new(-3.0).with_label("b");
+/// let c = Value::new(10.0).with_label("c");
+/// let f = Value::new(-2.0).with_label("f");
+/// let check = check_gradients(&[&a, &b, &c, &f], 1e-6, || (&a * &b + &c) * &f)?;
+/// assert!(check.max_error() < 1e-8, "{check}");
+/// assert_eq!((a.grad(), b.grad(), c.grad(), f.grad()), (6.0, -4.0, -2.0, 4.0));
+/// assert_eq!(a.data(), 2.0);                      // put back
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+pub fn check_gradients(
+    leaves: &[&Value],
+    h: f64,
+    build: impl Fn() -> Value,
+) -> Result<GradientCheck, Error> {
+    if leaves.is_empty() {
+        return Err(Error::InvalidInput(
+            "no leaves to check; pass the values the expression is built from".into(),
+        ));
+    }
+    if !(h > 0.0 && h.is_finite()) {
+        return Err(Error::InvalidInput(format!(
+            "h = {h}; the step of a finite difference must be a positive number such as 1e-6"
+        )));
+    }
+    if let Some((i, v)) = leaves
+        .iter()
+        .enumerate()
+        .find(|(_, v)| v.node().op != Op::Leaf)
+    {
+        return Err(Error::InvalidInput(format!(
+            "value #{i}{} was computed by `{}`, not made by the user; check the gradients \
+             of the leaves (`Value::new`) it was computed from",
+            describe(v),
+            v.op()
+        )));
+    }
+    for leaf in leaves {
+        leaf.zero_grad();
+    }
+    build().try_backward()?;
+    let checks = leaves
+        .iter()
+        .enumerate()
+        .map(|(index, leaf)| {
+            let x = leaf.data();
+            let at = |t: f64| {
+                leaf.set_data(t);
+                build().data()
+            };
+            let (up, down) = (at(x + h), at(x - h));
+            leaf.set_data(x);
+            if !(up.is_finite() && down.is_finite()) {
+                return Err(Error::InvalidInput(format!(
+                    "the expression is {up} at x + h and {down} at x - h for value #{index}{} \
+                     (x = {x}); check it where it is finite or take a smaller h",
+                    describe(leaf)
+                )));
+            }
+            let numerical = (up - down) / (2.0 * h);
+            let backward = leaf.grad();
+            let scale = 1f64.max(backward.abs()).max(numerical.abs());
+            Ok(LeafCheck {
+                index,
+                label: leaf.label(),
+                backward,
+                numerical,
+                error: (backward - numerical).abs() / scale,
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(GradientCheck { leaves: checks })
+}
+
+/// ` (label "x")` for a labelled value, nothing otherwise.
+fn describe(v: &Value) -> String {
+    v.label()
+        .map_or_else(String::new, |l| format!(" (label {l:?})"))
+}
