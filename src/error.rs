@@ -154,6 +154,17 @@ impl fmt::Display for Pass {
     }
 }
 
+/// `text` between backticks for an error message, cut to its first 40 characters (with
+/// `…` and the full length in bytes) when it is longer, so a 5 MB bad field gives a
+/// short message.
+pub(crate) fn quote(text: &str) -> String {
+    const MAX_CHARS: usize = 40;
+    match text.char_indices().nth(MAX_CHARS) {
+        None => format!("`{text}`"),
+        Some((cut, _)) => format!("`{}…` ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 fn describe_label(label: &Option<String>) -> String {
     match label {
         Some(l) => format!(" (label {l:?})"),

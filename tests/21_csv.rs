@@ -1,8 +1,14 @@
 //! Reading data sets from CSV text and files.
+// Without the `flate2` feature the tests that read gzip files are left out, and the
+// helpers that only they use with them.
+#![cfg_attr(not(feature = "flate2"), allow(unused_imports, dead_code))]
 
+use std::io::Write;
 use std::path::PathBuf;
 
-use micrograd::data::{load_csv, moons100, parse_csv};
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use micrograd::data::{load_csv, moons100, parse_csv, Loader, DEFAULT_MAX_INFLATED};
 use micrograd::Error;
 
 /// The `(line, column, message)` of a parse error, or a panic naming what came instead.
@@ -50,24 +56,60 @@ fn a_bad_field_names_its_line_column_and_text() {
 }
 
 #[test]
-fn a_scikit_learn_count_line_is_a_header() {
-    // scikit-learn's data files start `n_samples,n_features,...` (iris: `150,4,setosa,...`).
-    let data = parse_csv("2,2\n1,2,0\n3,4,1\n", "t.csv").unwrap();
-    assert_eq!(data.inputs, vec![vec![1.0, 2.0], vec![3.0, 4.0]]);
-    assert_eq!(data.labels, vec![0.0, 1.0]);
-    // The same widths without matching counts are a short row, not a header.
-    let (line, _, _) = parse_failure(parse_csv("5,2\n1,2,0\n3,4,1\n", "t.csv"));
+fn a_scikit_learn_count_line_is_a_header_and_its_counts_are_checked() {
+    // scikit-learn's data files start `n_samples,n_features,class names...`
+    // (iris: `150,4,setosa,versicolor,virginica`).
+    let iris_like = "3,4,setosa,versicolor,virginica\n\
+                     5.1,3.5,1.4,0.2,0\n7.0,3.2,4.7,1.4,1\n6.3,3.3,6.0,2.5,2\n";
+    let data = parse_csv(iris_like, "t.csv").unwrap();
+    assert_eq!((data.len(), data.width()), (3, 4));
+    assert_eq!(data.labels, vec![0.0, 1.0, 2.0]);
+    // A count that does not match the rows is an error on line 1, not a silent header.
+    let (line, _, message) = parse_failure(parse_csv("5,2,a,b\n1,2,0\n3,4,1\n", "t.csv"));
+    assert_eq!(line, 1);
+    assert!(
+        message.contains("says 5 samples of 2 features"),
+        "{message}"
+    );
+    assert!(message.contains("holds 2 rows of 2 features"), "{message}");
+}
+
+#[test]
+fn a_first_line_of_numbers_only_is_data_so_a_ragged_file_is_an_error() {
+    // Once read as a "1 row, 2 features" count line followed by one row.
+    let (line, column, message) = parse_failure(parse_csv("1,2\n3,4,5\n", "t.csv"));
+    assert_eq!((line, column), (2, 3));
+    assert!(
+        message.contains("found 3 fields but line 1 has 2"),
+        "{message}"
+    );
+    let (line, _, _) = parse_failure(parse_csv("2,2\n1,2,0\n3,4,1\n", "t.csv"));
     assert_eq!(line, 2);
 }
 
 #[test]
+fn a_first_line_mixing_numbers_and_names_is_an_error_not_a_dropped_row() {
+    let (line, column, message) = parse_failure(parse_csv("1,x,3\n4,5,6\n", "t.csv"));
+    assert_eq!((line, column), (1, 2));
+    assert!(message.contains("`x` is not a number"), "{message}");
+    assert!(message.contains("names only"), "{message}");
+}
+
+#[test]
 fn iris_style_header_is_skipped() {
-    let data = parse_csv(
-        "150,4,setosa,versicolor,virginica\n5.1,3.5,1.4,0.2,0\n",
-        "t",
-    )
-    .unwrap();
+    let data = parse_csv("1,4,setosa,versicolor,virginica\n5.1,3.5,1.4,0.2,0\n", "t").unwrap();
     assert_eq!((data.len(), data.width()), (1, 4));
+}
+
+#[test]
+fn an_error_quotes_at_most_40_characters_of_a_huge_field() {
+    let huge = "x".repeat(5_000_000);
+    let (_, _, message) = parse_failure(parse_csv(&format!("1,2\n3,{huge}\n"), "t.csv"));
+    assert!(message.len() < 200, "a {}-byte message", message.len());
+    assert!(
+        message.starts_with(&format!("`{}…` (5000000 bytes)", "x".repeat(40))),
+        "{message}"
+    );
 }
 
 #[test]
@@ -125,23 +167,53 @@ fn temp_path(name: &str) -> PathBuf {
 #[test]
 #[cfg(feature = "flate2")]
 fn load_csv_reads_plain_and_gzip_files_by_their_bytes_not_their_names() {
-    use flate2::{write::GzEncoder, Compression};
-    use std::io::Write;
     let text = "a,b,label\n1,2,0\n3,4,1\n";
     let plain = temp_path("plain.csv");
     std::fs::write(&plain, text).unwrap();
     // Compressed, but named like a plain file: the magic bytes 1f 8b decide.
-    let gzip = temp_path("compressed.csv");
-    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
-    encoder.write_all(text.as_bytes()).unwrap();
-    std::fs::write(&gzip, encoder.finish().unwrap()).unwrap();
+    let gzip_path = temp_path("compressed.csv");
+    std::fs::write(&gzip_path, gzip(text.as_bytes())).unwrap();
 
     let from_plain = load_csv(&plain).unwrap();
-    let from_gzip = load_csv(&gzip).unwrap();
+    let from_gzip = load_csv(&gzip_path).unwrap();
     assert_eq!(from_plain, from_gzip);
     assert_eq!(from_plain.labels, vec![0.0, 1.0]);
     std::fs::remove_file(plain).unwrap();
-    std::fs::remove_file(gzip).unwrap();
+    std::fs::remove_file(gzip_path).unwrap();
+}
+
+/// `text`, gzip-compressed.
+fn gzip(text: &[u8]) -> Vec<u8> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+    encoder.write_all(text).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[test]
+#[cfg(feature = "flate2")]
+fn a_gzip_file_inflates_to_at_most_the_loaders_limit() {
+    // 10,000 rows of `0,0` (40,000 bytes) compress to well under 1 KB: a small bomb.
+    let path = temp_path("bomb.csv.gz");
+    std::fs::write(&path, gzip("0,0\n".repeat(10_000).as_bytes())).unwrap();
+    let (line, _, message) = parse_failure(Loader::new().max_inflated(39_999).load_csv(&path));
+    assert_eq!(line, 0);
+    assert!(message.contains("more than 39999 bytes"), "{message}");
+    assert!(message.contains("max_inflated"), "{message}");
+    // Exactly at the limit is fine, and so is the default.
+    assert_eq!(
+        Loader::new()
+            .max_inflated(40_000)
+            .load_csv(&path)
+            .unwrap()
+            .len(),
+        10_000
+    );
+    assert_eq!(load_csv(&path).unwrap().len(), 10_000);
+    assert_eq!(
+        Loader::default(),
+        Loader::new().max_inflated(DEFAULT_MAX_INFLATED)
+    );
+    std::fs::remove_file(path).unwrap();
 }
 
 #[test]

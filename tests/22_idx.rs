@@ -1,8 +1,14 @@
 //! Reading MNIST's binary IDX files.
+// Without the `flate2` feature the tests that read gzip files are left out, and the
+// helpers that only they use with them.
+#![cfg_attr(not(feature = "flate2"), allow(unused_imports, dead_code))]
 
+use std::io::Write;
 use std::path::PathBuf;
 
-use micrograd::data::{load_mnist, parse_idx_images, parse_idx_labels};
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use micrograd::data::{load_mnist, parse_idx_images, parse_idx_labels, Loader};
 use micrograd::Error;
 
 /// An IDX file: the magic number, the big-endian sizes, then the bytes.
@@ -84,10 +90,7 @@ fn images_of_zero_rows_or_columns_are_an_error() {
 }
 
 /// Writes `bytes` gzip-compressed to a fresh temporary file.
-#[cfg(feature = "flate2")]
 fn write_gz(name: &str, bytes: &[u8]) -> PathBuf {
-    use flate2::{write::GzEncoder, Compression};
-    use std::io::Write;
     let path = temp_path(name);
     let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
     encoder.write_all(bytes).unwrap();
@@ -118,4 +121,17 @@ fn load_mnist_rejects_different_image_and_label_counts() {
     assert!(message.contains("holds 2 images"), "{message}");
     std::fs::remove_file(images).unwrap();
     std::fs::remove_file(labels).unwrap();
+}
+
+#[test]
+#[cfg(feature = "flate2")]
+fn a_gzipped_idx_file_inflates_to_at_most_the_loaders_limit() {
+    // 1,000 zero images of 10 x 10 pixels: 100,016 bytes, which compress to about 100.
+    let images = write_gz("big-images.gz", &idx(0x803, &[1000, 10, 10], &[0; 100_000]));
+    let message = parse_message(Loader::new().max_inflated(1_000).load_idx_images(&images));
+    assert!(message.contains("more than 1000 bytes"), "{message}");
+    assert!(message.contains("max_inflated"), "{message}");
+    let loaded = Loader::new().max_inflated(100_016).load_idx_images(&images);
+    assert_eq!(loaded.unwrap().pixels.len(), 1000);
+    std::fs::remove_file(images).unwrap();
 }

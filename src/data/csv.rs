@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use super::gz::read_maybe_gz;
-use super::{parse_error, Dataset};
+use super::{parse_error, Dataset, Loader};
+use crate::error::quote;
 use crate::Error;
 
 /// Reads a numeric CSV file, plain or gzip-compressed, into a [`Dataset`].
@@ -16,7 +16,9 @@ use crate::Error;
 ///
 /// [`Error::Io`] if the file cannot be read; [`Error::Parse`] (with line and column, both
 /// from 1) for anything [`parse_csv`] rejects, for text that is not UTF-8, and for gzip
-/// data that does not decompress.
+/// data that does not decompress or inflates to more than
+/// [`DEFAULT_MAX_INFLATED`](super::DEFAULT_MAX_INFLATED) bytes (a [`Loader`] sets another
+/// limit).
 ///
 /// ```
 /// let path = std::env::temp_dir().join(format!("micrograd-doc-{}.csv", std::process::id()));
@@ -27,17 +29,28 @@ use crate::Error;
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 pub fn load_csv(path: impl AsRef<Path>) -> Result<Dataset, Error> {
-    let path = path.as_ref();
-    let bytes = read_maybe_gz(path)?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        let before = &bytes[..e.valid_up_to()];
-        let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-        let this_line = before.iter().rev().take_while(|&&b| b != b'\n');
-        let column = 1 + this_line.filter(|&&b| b == b',').count();
-        let message = format!("byte {:#04x} is not UTF-8 text", bytes[e.valid_up_to()]);
-        parse_error(path, line, column, message)
-    })?;
-    parse_csv(text, path)
+    Loader::new().load_csv(path)
+}
+
+impl Loader {
+    /// [`load_csv`] with this loader's limit on what a gzip file inflates to.
+    ///
+    /// # Errors
+    ///
+    /// As [`load_csv`].
+    pub fn load_csv(&self, path: impl AsRef<Path>) -> Result<Dataset, Error> {
+        let path = path.as_ref();
+        let bytes = self.read_maybe_gz(path)?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            let before = &bytes[..e.valid_up_to()];
+            let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+            let this_line = before.iter().rev().take_while(|&&b| b != b'\n');
+            let column = 1 + this_line.filter(|&&b| b == b',').count();
+            let message = format!("byte {:#04x} is not UTF-8 text", bytes[e.valid_up_to()]);
+            parse_error(path, line, column, message)
+        })?;
+        parse_csv(text, path)
+    }
 }
 
 /// Parses numeric CSV text into a [`Dataset`]; `name` is the file name errors report.
@@ -47,18 +60,25 @@ pub fn load_csv(path: impl AsRef<Path>) -> Result<Dataset, Error> {
 ///   (every field must be a number);
 /// - every column but the last is a feature, the last is the label;
 /// - blank lines are skipped, and so is a leading byte-order mark;
-/// - the first non-blank line is a **header**, and is skipped, if any of its fields is not
-///   a number (`x0,x1,y`), or if it is scikit-learn's `n_samples,n_features,...` line: a
-///   different number of fields from the line after it, and starting with the number of
-///   data rows and the number of feature columns that follow (iris: `150,4,setosa,...`);
-/// - every other line must have the same number of fields as the first data line, at least
-///   two, each a finite number.
+/// - every data line has the same number of fields as the first one, at least two, each
+///   a finite number: a ragged file is an error naming its first wrong line.
+///
+/// The first non-blank line may be a **header**, which is skipped. The rule:
+/// - a line of numbers only is data, never a header (so `1,2\n3,4,5\n` is a ragged file,
+///   an error on line 2, not a count line followed by one row);
+/// - a line of names only (no field is a number, e.g. `x0,x1,y`) is a header;
+/// - scikit-learn's count line is a header: two whole numbers then names only, e.g. iris's
+///   `150,4,setosa,versicolor,virginica`. Its counts are checked: the file must then hold
+///   exactly `150` data rows of `4` features (and the label), or it is an error on line 1;
+/// - any other mix of numbers and names on the first line is an error naming the first
+///   field that is not a number (a typo in the first data row is not silently dropped).
 ///
 /// # Errors
 ///
 /// [`Error::Parse`] naming the line and the column (both counting from 1; the column is
-/// the field's position) and quoting the offending text: a field that is not a finite
-/// number, a row with the wrong number of fields, a file with no data rows.
+/// the field's position) and quoting the offending text (its first 40 characters): a
+/// field that is not a finite number, a row with the wrong number of fields, a header
+/// that breaks the rule above, a file with no data rows.
 ///
 /// ```
 /// let text = "x0,x1,y\n0.5,1.0,-1\n\n2,3,1\n";
@@ -68,65 +88,100 @@ pub fn load_csv(path: impl AsRef<Path>) -> Result<Dataset, Error> {
 ///
 /// let err = micrograd::data::parse_csv("1,2,3\n4,x,6\n", "bad.csv").unwrap_err();
 /// assert_eq!(err.to_string(), "bad.csv:2:2: `x` is not a number");
+/// let err = micrograd::data::parse_csv("1,2\n3,4,5\n", "ragged.csv").unwrap_err();
+/// assert!(err.to_string().starts_with("ragged.csv:2:3: found 3 fields but line 1 has 2"));
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 pub fn parse_csv(text: &str, name: impl AsRef<Path>) -> Result<Dataset, Error> {
     let path = name.as_ref();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let lines: Vec<(usize, &str)> = (1..)
+    let mut lines = (1..)
         .zip(text.lines())
         .filter(|(_, line)| !line.trim().is_empty())
-        .collect();
-    let Some(&(first_line, _)) = lines.first() else {
+        .peekable();
+    let Some(&(first_line, first)) = lines.peek() else {
         return Err(parse_error(path, 0, 0, "the file is empty: no data rows"));
     };
-    let skip = usize::from(is_header(&lines));
-    let rows = &lines[skip..];
-    let Some(&(row_line, row)) = rows.first() else {
+    let header = classify_first_line(first)
+        .map_err(|(column, message)| parse_error(path, first_line, column, message))?;
+    if header != FirstLine::Data {
+        lines.next();
+    }
+    let Some(&(row_line, row)) = lines.peek() else {
         let message = format!("no data rows: line {first_line} is a header and nothing follows");
         return Err(parse_error(path, first_line, 0, message));
     };
     let width = row.split(',').count();
     if width < 2 {
         let message = format!(
-            "`{}` has 1 field but a row needs at least 2 (features, then the label)",
-            row.trim()
+            "{} has 1 field but a row needs at least 2 (features, then the label)",
+            quote(row.trim())
         );
         return Err(parse_error(path, row_line, 0, message));
     }
-    let mut data = Dataset {
-        inputs: Vec::with_capacity(rows.len()),
-        labels: Vec::with_capacity(rows.len()),
-    };
-    for &(line, text) in rows {
+    let mut data = Dataset::default();
+    for (line, text) in lines {
         let mut values = parse_row(text, width, row_line)
             .map_err(|(column, message)| parse_error(path, line, column, message))?;
         data.labels.extend(values.pop());
         data.inputs.push(values);
     }
+    if let FirstLine::Counts { samples, features } = header {
+        if (samples, features) != (data.len(), width - 1) {
+            let message = format!(
+                "the header says {samples} samples of {features} features (scikit-learn's \
+                 `n_samples,n_features,...` line) but the file holds {} rows of {} features; \
+                 correct the counts or the rows",
+                data.len(),
+                width - 1
+            );
+            return Err(parse_error(path, first_line, 1, message));
+        }
+    }
     Ok(data)
 }
 
-/// Whether the first of `lines` is a header: it has a field that is not a number, or it is
-/// scikit-learn's `n_samples,n_features[,...]` line (a different width from the next line,
-/// and its first two numbers count the data rows and feature columns that follow).
-fn is_header(lines: &[(usize, &str)]) -> bool {
-    let Some((_, first)) = lines.first() else {
-        return false;
-    };
-    let Ok(numbers) = first
-        .split(',')
-        .map(|f| f.trim().parse::<f64>())
-        .collect::<Result<Vec<f64>, _>>()
-    else {
-        return true;
-    };
-    let Some((_, next)) = lines.get(1) else {
-        return false;
-    };
-    let width = next.split(',').count();
-    let (rows, features) = ((lines.len() - 1) as f64, width.saturating_sub(1) as f64);
-    numbers.len() != width && numbers.len() >= 2 && numbers[..2] == [rows, features]
+/// What the first non-blank line of a CSV file is (see [`parse_csv`] for the rule).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum FirstLine {
+    /// Numbers only: the first data row.
+    Data,
+    /// Names only: a header.
+    Names,
+    /// scikit-learn's `n_samples,n_features,name,...`: a header whose counts must match.
+    Counts { samples: usize, features: usize },
+}
+
+/// Which [`FirstLine`] `line` is, or the 1-based column and message of a mix of numbers
+/// and names that is neither.
+fn classify_first_line(line: &str) -> Result<FirstLine, (usize, String)> {
+    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    let is_number = |field: &str| field.parse::<f64>().is_ok();
+    let numbers = fields.iter().filter(|f| is_number(f)).count();
+    if numbers == fields.len() {
+        return Ok(FirstLine::Data);
+    }
+    if numbers == 0 {
+        return Ok(FirstLine::Names);
+    }
+    if let [samples, features, names @ ..] = fields.as_slice() {
+        let counts = (samples.parse::<usize>(), features.parse::<usize>());
+        if let (Ok(samples), Ok(features)) = counts {
+            if !names.is_empty() && !names.iter().any(|f| is_number(f)) {
+                return Ok(FirstLine::Counts { samples, features });
+            }
+        }
+    }
+    let (i, name) = (fields.iter().enumerate())
+        .find(|(_, field)| !is_number(field))
+        .unwrap_or((0, &""));
+    let message = format!(
+        "{} is not a number, but line 1 has numbers too: a header must be names only \
+         (`x0,x1,y`) or scikit-learn's `n_samples,n_features,names...`; fix the header \
+         or the data row",
+        quote(name)
+    );
+    Err((i + 1, message))
 }
 
 /// The `width` numbers of one row, or the 1-based column and message of the first problem;
@@ -149,8 +204,8 @@ fn parse_row(text: &str, width: usize, width_line: usize) -> Result<Vec<f64>, (u
 fn parse_number(field: &str) -> Result<f64, String> {
     match field.parse::<f64>() {
         Ok(x) if x.is_finite() => Ok(x),
-        Ok(_) => Err(format!("`{field}` is not a finite number")),
+        Ok(_) => Err(format!("{} is not a finite number", quote(field))),
         Err(_) if field.is_empty() => Err("empty field where a number was expected".to_owned()),
-        Err(_) => Err(format!("`{field}` is not a number")),
+        Err(_) => Err(format!("{} is not a number", quote(field))),
     }
 }

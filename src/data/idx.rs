@@ -7,8 +7,7 @@
 
 use std::path::Path;
 
-use super::gz::read_maybe_gz;
-use super::{parse_error, Dataset};
+use super::{parse_error, Dataset, Loader};
 use crate::Error;
 
 /// The magic number of an IDX file of unsigned-byte images (3 dimensions).
@@ -31,7 +30,9 @@ pub struct IdxImages {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] if the file cannot be read; otherwise as [`parse_idx_images`].
+/// [`Error::Io`] if the file cannot be read; [`Error::Parse`] if it is gzip that inflates
+/// to more than [`DEFAULT_MAX_INFLATED`](super::DEFAULT_MAX_INFLATED) bytes (a [`Loader`]
+/// sets another limit); otherwise as [`parse_idx_images`].
 ///
 /// ```no_run
 /// let images = micrograd::data::load_idx_images("t10k-images-idx3-ubyte.gz")?;
@@ -39,8 +40,7 @@ pub struct IdxImages {
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 pub fn load_idx_images(path: impl AsRef<Path>) -> Result<IdxImages, Error> {
-    let path = path.as_ref();
-    parse_idx_images(&read_maybe_gz(path)?, path)
+    Loader::new().load_idx_images(path)
 }
 
 /// Reads an IDX labels file (magic `0x00000801`), plain or gzip-compressed; each byte
@@ -48,7 +48,9 @@ pub fn load_idx_images(path: impl AsRef<Path>) -> Result<IdxImages, Error> {
 ///
 /// # Errors
 ///
-/// [`Error::Io`] if the file cannot be read; otherwise as [`parse_idx_labels`].
+/// [`Error::Io`] if the file cannot be read; [`Error::Parse`] if it is gzip that inflates
+/// to more than [`DEFAULT_MAX_INFLATED`](super::DEFAULT_MAX_INFLATED) bytes (a [`Loader`]
+/// sets another limit); otherwise as [`parse_idx_labels`].
 ///
 /// ```no_run
 /// let labels = micrograd::data::load_idx_labels("t10k-labels-idx1-ubyte.gz")?;
@@ -56,8 +58,7 @@ pub fn load_idx_images(path: impl AsRef<Path>) -> Result<IdxImages, Error> {
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 pub fn load_idx_labels(path: impl AsRef<Path>) -> Result<Vec<f64>, Error> {
-    let path = path.as_ref();
-    parse_idx_labels(&read_maybe_gz(path)?, path)
+    Loader::new().load_idx_labels(path)
 }
 
 /// Reads an MNIST images file and its labels file into one [`Dataset`]: 784 inputs in
@@ -77,22 +78,58 @@ pub fn load_idx_labels(path: impl AsRef<Path>) -> Result<Vec<f64>, Error> {
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 pub fn load_mnist(images: impl AsRef<Path>, labels: impl AsRef<Path>) -> Result<Dataset, Error> {
-    let (images, labels_path) = (images.as_ref(), labels.as_ref());
-    let pixels = load_idx_images(images)?.pixels;
-    let labels = load_idx_labels(labels_path)?;
-    if pixels.len() != labels.len() {
-        let message = format!(
-            "holds {} labels but {} holds {} images; pass the labels file that belongs to those images",
-            labels.len(),
-            images.display(),
-            pixels.len()
-        );
-        return Err(parse_error(labels_path, 0, 0, message));
+    Loader::new().load_mnist(images, labels)
+}
+
+/// The IDX loaders with a [`Loader`]'s limit on what a gzip file inflates to.
+impl Loader {
+    /// [`load_idx_images`] with this loader's limit.
+    ///
+    /// # Errors
+    ///
+    /// As [`load_idx_images`].
+    pub fn load_idx_images(&self, path: impl AsRef<Path>) -> Result<IdxImages, Error> {
+        let path = path.as_ref();
+        parse_idx_images(&self.read_maybe_gz(path)?, path)
     }
-    Ok(Dataset {
-        inputs: pixels,
-        labels,
-    })
+
+    /// [`load_idx_labels`] with this loader's limit.
+    ///
+    /// # Errors
+    ///
+    /// As [`load_idx_labels`].
+    pub fn load_idx_labels(&self, path: impl AsRef<Path>) -> Result<Vec<f64>, Error> {
+        let path = path.as_ref();
+        parse_idx_labels(&self.read_maybe_gz(path)?, path)
+    }
+
+    /// [`load_mnist`] with this loader's limit.
+    ///
+    /// # Errors
+    ///
+    /// As [`load_mnist`].
+    pub fn load_mnist(
+        &self,
+        images: impl AsRef<Path>,
+        labels: impl AsRef<Path>,
+    ) -> Result<Dataset, Error> {
+        let (images, labels_path) = (images.as_ref(), labels.as_ref());
+        let pixels = self.load_idx_images(images)?.pixels;
+        let labels = self.load_idx_labels(labels_path)?;
+        if pixels.len() != labels.len() {
+            let message = format!(
+                "holds {} labels but {} holds {} images; pass the labels file that belongs to those images",
+                labels.len(),
+                images.display(),
+                pixels.len()
+            );
+            return Err(parse_error(labels_path, 0, 0, message));
+        }
+        Ok(Dataset {
+            inputs: pixels,
+            labels,
+        })
+    }
 }
 
 /// Parses the bytes of an IDX images file; `name` is the file name errors report.

@@ -12,6 +12,8 @@
 //! | a CSV file (plain or gzip) | [`load_csv`], [`parse_csv`] |
 //! | MNIST's IDX files (plain or gzip) | [`load_mnist`], [`load_idx_images`], [`load_idx_labels`] |
 //!
+//! The loaders inflate a gzip file to at most [`DEFAULT_MAX_INFLATED`] bytes (64 MiB); a
+//! [`Loader`] sets another limit. The generators make at most [`MAX_SAMPLES`] samples.
 //!
 //! A [`Dataset`] can be [shuffled](Dataset::shuffle), split into a training and a hold-out
 //! part ([`Dataset::split_off_last`]) and walked through in [mini-batches](Dataset::batches).
@@ -31,6 +33,7 @@ mod synthetic;
 
 pub use csv::{load_csv, parse_csv};
 pub use dataset::Dataset;
+pub use gz::{Loader, DEFAULT_MAX_INFLATED};
 pub use idx::{
     load_idx_images, load_idx_labels, load_mnist, parse_idx_images, parse_idx_labels, IdxImages,
     IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC,
