@@ -77,6 +77,10 @@ pub enum Error {
         label: Option<String>,
     },
 
+    /// A graph could not be drawn as SVG (no renderer installed, or the renderer failed).
+    #[error("cannot draw the graph as SVG: {0}")]
+    Render(String),
+
     /// Input that cannot be used: mismatched lengths, an empty batch, and so on.
     #[error("invalid input: {0}")]
     InvalidInput(String),

@@ -105,11 +105,12 @@
 //!
 //! ## Features
 //!
-//! Both are on by default; without them (`default-features = false`) the crate needs only
-//! `rand` (with no features of its own) and `thiserror`.
+//! `flate2` and `rand_mt` are on by default; without them (`default-features = false`)
+//! the crate needs only `rand` (with no features of its own) and `thiserror`.
 //!
 //! | feature | what it adds |
 //! |---------|--------------|
+//! | `layout` (off by default) | drawing graphs as SVG without Graphviz installed (pure-Rust `layout-rs`) |
 //! | `flate2` | reading gzip-compressed data files (`.csv.gz`, MNIST's `.gz`); without it such a file is an [`Error::Parse`] that says so |
 //! | `rand_mt` | `random::PythonRandom`: CPython's generator, for Python micrograd's exact weights |
 
@@ -124,6 +125,7 @@ pub mod nn;
 pub mod optim;
 pub mod random;
 pub mod tape;
+pub mod view;
 
 pub use engine::Value;
 pub use error::{Error, Pass};

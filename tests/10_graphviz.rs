@@ -1,5 +1,6 @@
 //! Lesson 10: drawing the graph, as micrograd's `trace_graph.ipynb` does.
 
+use micrograd::view::{draw_dot, RankDir, Renderer};
 use micrograd::Value;
 
 // x = Value(1.0); y = (x * 2 + 1).relu(); y.backward(); draw_dot(y)
@@ -35,4 +36,83 @@ fn labels_are_escaped_for_graphviz_records() {
     let a = Value::new(1.0).with_label("w{0}|<b>");
     let dot = (&a + 1.0).to_dot();
     assert!(dot.contains(r"w\{0\}\|\<b\>"), "{dot}");
+}
+
+// draw_dot(root, format='svg', rankdir='TB'): the notebook's other layout direction.
+#[test]
+fn rankdir_tb_draws_top_to_bottom() {
+    let y = (Value::new(2.0).with_label("x") * 3.0).with_label("y");
+    assert!(y.to_dot_with(RankDir::TB).contains("graph [rankdir=TB];"));
+    assert!(y.to_dot().contains("graph [rankdir=LR];"));
+    assert_eq!(draw_dot(&y, RankDir::TB).dot(), y.to_dot_with(RankDir::TB));
+}
+
+/// The lecture's neuron after `o.backward()`: o = tanh(x1*w1 + x2*w2 + b).
+#[allow(clippy::excessive_precision)] // the lecture's literal, digit for digit
+fn lecture_neuron() -> Value {
+    let x1 = Value::new(2.0).with_label("x1");
+    let x2 = Value::new(0.0).with_label("x2");
+    let w1 = Value::new(-3.0).with_label("w1");
+    let w2 = Value::new(1.0).with_label("w2");
+    let b = Value::new(6.8813735870195432).with_label("b");
+    let n = (&x1 * &w1 + &x2 * &w2 + &b).with_label("n");
+    let o = n.tanh().with_label("o");
+    o.backward();
+    o
+}
+
+/// The non-empty text of every `<text>` element of an SVG, tags stripped and the
+/// entities Graphviz writes (`&#45;` for `-`, `&#160;` for a space) decoded.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("</text>")
+        .filter_map(|before| {
+            let element = &before[before.rfind("<text")?..];
+            let plain: String = element
+                .split('<')
+                .map(|s| s.split_once('>').map_or("", |(_, text)| text))
+                .collect();
+            let plain = plain.replace("&#45;", "-").replace("&#160;", " ");
+            (!plain.trim().is_empty()).then(|| plain.trim().to_owned())
+        })
+        .collect()
+}
+
+// dot.render(format='svg') without Graphviz: the pure-Rust layout draws every record.
+#[cfg(feature = "layout")]
+#[test]
+fn the_layout_feature_draws_svg_without_graphviz() {
+    let svg = lecture_neuron()
+        .draw()
+        .to_svg_with(Renderer::Layout)
+        .unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
+    let texts = svg_texts(&svg);
+    for want in [
+        "x1",
+        "data 2.0000",
+        "grad -1.5000",
+        "w1",
+        "grad 1.0000",
+        "tanh",
+        "o",
+    ] {
+        assert!(texts.iter().any(|t| t == want), "{want} not in {texts:?}");
+    }
+}
+
+// With Graphviz installed, `to_svg` draws with it (CI installs it); without, the error
+// says what to install.
+#[test]
+fn graphviz_draws_the_same_records_or_says_how_to_get_it() {
+    let o = lecture_neuron();
+    match o.draw().to_svg_with(Renderer::Graphviz) {
+        Ok(svg) => {
+            let texts = svg_texts(&svg);
+            for want in ["x1", "data 2.0000", "grad -1.5000", "tanh", "grad 1.0000"] {
+                assert!(texts.iter().any(|t| t == want), "{want} not in {texts:?}");
+            }
+            assert_eq!(o.to_svg().unwrap(), svg, "to_svg prefers Graphviz");
+        }
+        Err(e) => assert!(e.to_string().contains("apt-get install graphviz"), "{e}"),
+    }
 }

@@ -14,8 +14,10 @@
 //! | `backward.rs` | `backward()`, one node's `backward_step()`, anomaly detection | `backward()`, `_backward()` |
 //! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
 //! | `drop.rs` | freeing a graph without recursion | the garbage collector |
-//! | `dot.rs` | Graphviz output | `trace_graph.ipynb` |
 //! | `walk.rs`, `address.rs` | `topo()`; visiting every node once; sets and maps keyed by node address | `build_topo` and its `visited` set |
+//!
+//! Pictures of a graph (Graphviz DOT, SVG, the backward-pass stepper) are in
+//! [`crate::view`]; nothing here depends on them.
 //!
 //! ```
 //! use micrograd::Value;
@@ -33,16 +35,15 @@
 pub(crate) mod address;
 mod backward;
 pub(crate) mod custom;
-mod dot;
 mod drop;
 mod gradcheck;
 pub(crate) mod op;
 mod operators;
 mod ops;
-mod repr;
+pub(crate) mod repr;
 pub(crate) mod rules;
 pub(crate) mod value;
-mod walk;
+pub(crate) mod walk;
 
 pub use gradcheck::{check_gradients, GradientCheck, LeafCheck};
 pub use value::Value;

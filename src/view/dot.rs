@@ -2,10 +2,33 @@
 
 use std::fmt::Write;
 
-use super::address::AddressMap;
-use super::op::Op;
-use super::value::{Node, Value};
-use super::walk::for_each_node;
+use crate::engine::address::AddressMap;
+use crate::engine::op::Op;
+use crate::engine::value::{Node, Value};
+use crate::engine::walk::for_each_node;
+
+/// Which way a drawing's arrows run (Graphviz's `rankdir`), as `draw_dot`'s
+/// `rankdir='LR'` argument in micrograd's `trace_graph.ipynb`, which accepts exactly
+/// these two.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RankDir {
+    /// Left to right: inputs on the left, the result on the right (`rankdir='LR'`, the
+    /// notebook's default).
+    #[default]
+    LR,
+    /// Top to bottom: inputs at the top, the result at the bottom (`rankdir='TB'`).
+    TB,
+}
+
+impl RankDir {
+    /// The Graphviz spelling: `"LR"` or `"TB"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RankDir::LR => "LR",
+            RankDir::TB => "TB",
+        }
+    }
+}
 
 impl Value {
     /// The graph under this value in Graphviz DOT, laid out left to right as in
@@ -28,6 +51,19 @@ impl Value {
     /// assert!(a.powf(2.0).to_dot().contains("label=\"**2\""));   // Python's `_op` '**2'
     /// ```
     pub fn to_dot(&self) -> String {
+        self.to_dot_with(RankDir::LR)
+    }
+
+    /// [`to_dot`](Value::to_dot) with the layout direction of `trace_graph.ipynb`'s
+    /// `draw_dot(root, rankdir='TB')`: [`RankDir::TB`] draws inputs at the top.
+    ///
+    /// ```
+    /// use micrograd::{view::RankDir, Value};
+    /// let y = Value::new(2.0) * 3.0;
+    /// assert!(y.to_dot_with(RankDir::TB).contains("rankdir=TB"));
+    /// assert_eq!(y.to_dot_with(RankDir::LR), y.to_dot());
+    /// ```
+    pub fn to_dot_with(&self, rankdir: RankDir) -> String {
         let mut ids: AddressMap<usize> = AddressMap::default();
         let mut nodes = Vec::new();
         for_each_node(self, |v| {
@@ -36,7 +72,7 @@ impl Value {
         });
         let id = |v: &Value| ids[&v.address()];
 
-        let mut out = String::from("digraph {\n  graph [rankdir=LR];\n");
+        let mut out = format!("digraph {{\n  graph [rankdir={}];\n", rankdir.as_str());
         // Writing to a String cannot fail, so the `fmt::Result`s are ignored.
         for (i, v) in nodes.iter().enumerate() {
             let node = v.node();
@@ -64,7 +100,7 @@ impl Value {
 
 /// The text of an op's node: the op, with its constant where it has one, as Python's
 /// `f'**{other}'` shows `**2` (Rust's `{}` prints the `f64` 2.0 as `2`, like Python's int).
-fn op_label(node: &Node) -> String {
+pub(crate) fn op_label(node: &Node) -> String {
     match node.op {
         Op::Powf => format!("**{}", node.param()),
         Op::LeakyRelu => format!("leaky_relu {}", node.param()),

@@ -1,0 +1,23 @@
+//! Pictures of a graph: Graphviz DOT, SVG, inline notebook drawings and a web page that
+//! steps through the backward pass. They read the graph; the engine does not depend on
+//! them.
+//!
+//! | file | what it holds | Python |
+//! |------|---------------|--------|
+//! | `dot.rs` | [`Value::to_dot`](crate::Value::to_dot), [`RankDir`] | `trace_graph.ipynb`'s `draw_dot` |
+//! | `svg.rs` | SVG by Graphviz or by the pure-Rust `layout-rs` ([`Renderer`]) | `dot.render(format='svg')` |
+//! | `drawing.rs` | [`Drawing`], [`draw_dot`], inline display in evcxr notebooks | a `Digraph` shown by Jupyter |
+//!
+//! ```
+//! use micrograd::{view::RankDir, Value};
+//! let y = (Value::new(2.0).with_label("x") * 3.0).with_label("y");
+//! assert!(y.to_dot_with(RankDir::TB).contains("{ y | data 6.0000 | grad 0.0000 }"));
+//! ```
+
+mod dot;
+mod drawing;
+mod svg;
+
+pub use dot::RankDir;
+pub use drawing::{draw_dot, Drawing};
+pub use svg::Renderer;

@@ -1,0 +1,115 @@
+//! Turning DOT into SVG: with Graphviz's `dot` when it is installed, else with the
+//! pure-Rust layout engine of the `layout-rs` crate (the `layout` feature).
+
+use std::io::{ErrorKind, Write};
+use std::process::{Command, Stdio};
+
+use crate::error::Error;
+
+/// Who lays out and draws a graph as SVG.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renderer {
+    /// Graphviz's `dot` program (`apt-get install graphviz`, `brew install graphviz`):
+    /// curved edges and compact records, as micrograd's pictures look.
+    Graphviz,
+    /// The pure-Rust `layout-rs` crate, compiled in with the `layout` feature: nothing
+    /// to install, straight edges, wider pictures.
+    Layout,
+}
+
+/// SVG from whichever renderer is there: Graphviz if its `dot` runs, else `layout-rs`.
+pub(crate) fn render_auto(dot: &str) -> Result<String, Error> {
+    match graphviz(dot)? {
+        Some(svg) => Ok(trim_prolog(svg)),
+        None if cfg!(feature = "layout") => render(dot, Renderer::Layout),
+        None => Err(Error::Render(format!(
+            "Graphviz's `dot` is not installed and micrograd was built without its `layout` \
+             feature; install Graphviz (`apt-get install graphviz`) or enable the feature: \
+             micrograd = {{ version = \"{}\", features = [\"layout\"] }}",
+            env!("CARGO_PKG_VERSION")
+        ))),
+    }
+}
+
+/// SVG from the given renderer.
+pub(crate) fn render(dot: &str, renderer: Renderer) -> Result<String, Error> {
+    let svg = match renderer {
+        Renderer::Graphviz => graphviz(dot)?.ok_or_else(|| {
+            Error::Render(
+                "Graphviz's `dot` is not installed; install it (`apt-get install graphviz`)".into(),
+            )
+        })?,
+        Renderer::Layout => layout(dot)?,
+    };
+    Ok(trim_prolog(svg))
+}
+
+/// The SVG from `<svg` on: no XML prolog and no generator comment, so the text does not
+/// name the renderer's version.
+fn trim_prolog(svg: String) -> String {
+    match svg.find("<svg") {
+        Some(start) => svg[start..].to_owned(),
+        None => svg,
+    }
+}
+
+/// Runs `dot -Tsvg`, the DOT on its standard input; `None` when `dot` is not installed.
+fn graphviz(dot: &str) -> Result<Option<String>, Error> {
+    let child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::Render(format!("cannot run Graphviz's `dot`: {e}"))),
+    };
+    // `dot` reads all of its input before it writes, so writing first cannot deadlock.
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(dot.as_bytes())
+            .map_err(|e| Error::Render(format!("cannot send the graph to `dot`: {e}")))?;
+    }
+    let out = child
+        .wait_with_output()
+        .map_err(|e| Error::Render(format!("`dot -Tsvg` did not finish: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::Render(format!(
+            "`dot -Tsvg` failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    String::from_utf8(out.stdout).map(Some).map_err(|e| {
+        Error::Render(format!(
+            "`dot -Tsvg` wrote something that is not UTF-8: {e}"
+        ))
+    })
+}
+
+#[cfg(feature = "layout")]
+fn layout(dot: &str) -> Result<String, Error> {
+    use layout::backends::svg::SVGWriter;
+    use layout::gv::{DotParser, GraphBuilder};
+
+    let tree = DotParser::new(dot)
+        .process()
+        .map_err(|e| Error::Render(format!("layout-rs cannot read the DOT: {e}")))?;
+    let mut builder = GraphBuilder::new();
+    builder.visit_graph(&tree);
+    let mut graph = builder.get();
+    let mut svg = SVGWriter::new();
+    graph.do_it(false, false, false, &mut svg);
+    Ok(svg.finalize())
+}
+
+#[cfg(not(feature = "layout"))]
+fn layout(_dot: &str) -> Result<String, Error> {
+    Err(Error::Render(
+        "micrograd was built without its `layout` feature; enable it: \
+         micrograd = { features = [\"layout\"] }"
+            .into(),
+    ))
+}
