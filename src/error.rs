@@ -34,12 +34,16 @@ pub enum Error {
         got: usize,
     },
 
-    /// Parameters saved from one model shape were loaded into another.
-    #[error("cannot load parameters of a {found} model into a {expected} model; build the model with the shape that was saved")]
+    /// Parameters saved from one model shape (or activations) were loaded into another.
+    #[error(
+        "cannot load parameters of a {found} model into a {expected} model; build the \
+         model with the shape and activations that were saved, or let MLP::from_file build it"
+    )]
     ShapeMismatch {
-        /// The shape of the model being loaded into, e.g. `MLP(2, [16, 16, 1])`.
+        /// The model being loaded into, e.g. `MLP(2, [16 ReLU, 16 ReLU, 1 Linear])`.
         expected: String,
-        /// The shape found in the file.
+        /// The model found in the file (a version-1 file gives widths only:
+        /// `MLP(2, [16, 16, 1])`).
         found: String,
     },
 

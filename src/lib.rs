@@ -111,6 +111,7 @@
 //! | feature | what it adds |
 //! |---------|--------------|
 //! | `layout` (off by default) | drawing graphs as SVG without Graphviz installed (pure-Rust `layout-rs`) |
+//! | `serde` (off by default) | `Serialize`/`Deserialize` for the saved forms of models and optimisers |
 //! | `flate2` | reading gzip-compressed data files (`.csv.gz`, MNIST's `.gz`); without it such a file is an [`Error::Parse`] that says so |
 //! | `rand_mt` | `random::PythonRandom`: CPython's generator, for Python micrograd's exact weights |
 

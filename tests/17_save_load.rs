@@ -1,14 +1,19 @@
-//! Saving an MLP's parameters to a text file and loading them back (no Python counterpart).
+//! Lesson 17: saving a model (and its optimiser) to a file and loading it back (no Python counterpart).
 
 use std::path::PathBuf;
 
+#[path = "common/parse_failure.rs"]
+mod parse_failure;
+use parse_failure::parse_failure;
+
+use micrograd::optim::AdamW;
 use micrograd::prelude::*;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 /// A fresh path in the temp directory, unique to this test and process.
 fn temp_file(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("micrograd-14-{}-{name}", std::process::id()))
+    std::env::temp_dir().join(format!("micrograd-17-{}-{name}", std::process::id()))
 }
 
 fn model(nouts: &[usize], seed: u64) -> MLP {
@@ -28,6 +33,10 @@ fn load_text(name: &str, text: &str) -> Result<(), Error> {
     result
 }
 
+/// The header of a version-2 file for `MLP(2, [2, 1])` as `MLP::new` builds it.
+const HEADER_2_2_1: &str =
+    "micrograd-mlp version 2\ninput 2\nlayer 2 ReLU\nlayer 1 Linear\nparameters 9\n";
+
 #[test]
 fn a_saved_model_loads_back_bit_for_bit() {
     let path = temp_file("round-trip");
@@ -39,12 +48,48 @@ fn a_saved_model_loads_back_bit_for_bit() {
     loaded.load(&path).unwrap();
     assert_eq!(data(&loaded), data(&saved));
     let text = std::fs::read_to_string(&path).unwrap();
-    assert!(
-        text.starts_with("micrograd-mlp 2 16 16 1\n0.30000000000000004\n"),
-        "{text}"
-    );
-    assert_eq!(text.lines().count(), 1 + 337);
+    let header = "micrograd-mlp version 2\ninput 2\nlayer 16 ReLU\nlayer 16 ReLU\n\
+                  layer 1 Linear\nparameters 337\n0.30000000000000004\n";
+    assert!(text.starts_with(header), "{text}");
+    assert_eq!(text.lines().count(), 6 + 337);
     std::fs::remove_file(&path).unwrap();
+}
+
+#[test]
+fn from_file_builds_the_model_alone_with_its_activations() {
+    let path = temp_file("from-file");
+    let layers = [
+        (3, Activation::Tanh),
+        (3, Activation::LeakyRelu(0.01)),
+        (2, Activation::Sigmoid),
+        (1, Activation::Linear),
+    ];
+    let saved = MLP::with_activations(2, &layers, &mut StdRng::seed_from_u64(3));
+    saved.save(&path).unwrap();
+    let loaded = MLP::from_file(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(loaded.to_string(), saved.to_string()); // TanhNeuron(2), LeakyReLU(0.01)...
+    assert_eq!(data(&loaded), data(&saved));
+    let out = |m: &MLP| m.forward_f64(&[0.5, -1.5]).unwrap()[0].data();
+    assert_eq!(out(&loaded), out(&saved));
+}
+
+#[test]
+fn loading_a_tanh_model_into_a_relu_model_is_an_error() {
+    let path = temp_file("tanh");
+    let tanh = [(4, Activation::Tanh), (1, Activation::Linear)];
+    MLP::with_activations(2, &tanh, &mut StdRng::seed_from_u64(1))
+        .save(&path)
+        .unwrap();
+    let relu = model(&[4, 1], 2);
+    let before = data(&relu);
+    let err = relu.load(&path).unwrap_err();
+    std::fs::remove_file(&path).unwrap();
+    assert!(matches!(err, Error::ShapeMismatch { .. }), "{err:?}");
+    let message = err.to_string();
+    assert!(message.contains("MLP(2, [4 Tanh, 1 Linear])"), "{message}");
+    assert!(message.contains("MLP(2, [4 ReLU, 1 Linear])"), "{message}");
+    assert_eq!(data(&relu), before);
 }
 
 #[test]
@@ -55,8 +100,52 @@ fn loading_into_another_shape_names_both_shapes() {
     std::fs::remove_file(&path).unwrap();
     assert!(matches!(err, Error::ShapeMismatch { .. }), "{err:?}");
     let message = err.to_string();
-    assert!(message.contains("MLP(2, [8, 1])"), "{message}");
-    assert!(message.contains("MLP(2, [16, 16, 1])"), "{message}");
+    assert!(message.contains("MLP(2, [8 ReLU, 1 Linear])"), "{message}");
+    assert!(
+        message.contains("MLP(2, [16 ReLU, 16 ReLU, 1 Linear])"),
+        "{message}"
+    );
+}
+
+#[test]
+fn version_1_files_still_load_into_a_model_but_cannot_build_one_alone() {
+    // Version 1: `micrograd-mlp NIN WIDTHS...`, no activations.
+    let nine = "0.5\n".repeat(9);
+    let path = temp_file("v1");
+    std::fs::write(&path, format!("micrograd-mlp 2 2 1\n{nine}")).unwrap();
+    let target = model(&[2, 1], 0);
+    target.load(&path).unwrap();
+    assert_eq!(data(&target), vec![0.5; 9]);
+    let (line, _, message) = parse_failure(MLP::from_file(&path));
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(line, 1);
+    assert!(message.contains("version-1"), "{message}");
+    assert!(message.contains("MLP::load"), "{message}");
+}
+
+#[test]
+fn an_unknown_version_is_an_error_that_names_it() {
+    let (line, _, message) = parse_failure(load_text("v3", "micrograd-mlp version 3\n"));
+    assert_eq!(line, 1);
+    assert!(message.contains("version `3`"), "{message}");
+}
+
+#[test]
+fn nan_inf_and_overflowing_numbers_are_refused_with_line_and_column() {
+    for bad in ["NaN", "inf", "-inf", "1e999"] {
+        let text = format!("{HEADER_2_2_1}0.5\n0.25\n{bad}\n{}", "0\n".repeat(6));
+        let (line, column, message) = parse_failure(load_text("non-finite", &text));
+        assert_eq!((line, column), (8, 1), "{bad}");
+        assert!(message.contains(&format!("`{bad}`")), "{message}");
+        assert!(message.contains("not a finite number"), "{message}");
+    }
+}
+
+#[test]
+fn a_byte_order_mark_crlf_and_trailing_blank_lines_are_accepted() {
+    let nine = "0.5\r\n".repeat(9);
+    let text = format!("\u{feff}{}{nine}\r\n\n", HEADER_2_2_1.replace('\n', "\r\n"));
+    assert!(load_text("bom", &text).is_ok());
 }
 
 #[test]
@@ -64,53 +153,49 @@ fn a_malformed_line_is_reported_with_its_number_and_nothing_is_loaded() {
     let target = model(&[2, 1], 0);
     let before = data(&target);
     let path = temp_file("malformed");
-    std::fs::write(&path, "micrograd-mlp 2 2 1\n0.5\n0.25\nzero\n").unwrap();
+    std::fs::write(&path, format!("{HEADER_2_2_1}0.5\n0.25\nzero\n")).unwrap();
     let err = target.load(&path).unwrap_err();
     std::fs::remove_file(&path).unwrap();
-    assert!(matches!(err, Error::Parse { line: 4, .. }), "{err:?}");
-    assert!(err.to_string().contains("\"zero\""), "{err}");
+    assert!(matches!(err, Error::Parse { line: 8, .. }), "{err:?}");
+    assert!(err.to_string().contains("`zero`"), "{err}");
     assert_eq!(data(&target), before);
 }
 
 #[test]
+fn an_error_quotes_a_short_excerpt_of_a_long_line() {
+    let long = "x".repeat(3000);
+    let (_, _, message) = parse_failure(load_text("long", &format!("{HEADER_2_2_1}{long}\n")));
+    assert!(message.len() < 200, "{message}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_that_is_not_a_model_is_refused_without_being_read_whole() {
+    // /dev/zero never ends: reading it whole would never return.
+    let (line, _, message) = parse_failure(model(&[2, 1], 0).load("/dev/zero"));
+    assert_eq!(line, 1);
+    assert!(message.contains("longer than 4096 bytes"), "{message}");
+}
+
+#[test]
 fn a_bad_header_is_a_parse_error_on_line_1() {
-    let err = load_text("header", "mlp 2 2 1\n").unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::Parse {
-                line: 1,
-                column: 1,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
-    let err = load_text("width", "micrograd-mlp 2 two 1\n").unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::Parse {
-                line: 1,
-                column: 17,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
-    let err = load_text("empty", "").unwrap_err();
-    assert!(matches!(err, Error::Parse { line: 1, .. }), "{err:?}");
+    let (line, column, _) = parse_failure(load_text("header", "mlp 2 2 1\n"));
+    assert_eq!((line, column), (1, 1));
+    let (line, column, _) = parse_failure(load_text("width", "micrograd-mlp 2 two 1\n"));
+    assert_eq!((line, column), (1, 17));
+    let (line, _, _) = parse_failure(load_text("empty", ""));
+    assert_eq!(line, 1);
 }
 
 #[test]
 fn too_few_or_too_many_parameters_is_a_parse_error() {
-    // MLP(2, [2, 1]) has 9 parameters: the file's lines 2..=10
+    // MLP(2, [2, 1]) has 9 parameters: the file's lines 6..=14
     let nine = "0\n".repeat(9);
-    assert!(load_text("exact", &format!("micrograd-mlp 2 2 1\n{nine}")).is_ok());
-    let short = load_text("short", "micrograd-mlp 2 2 1\n0\n0\n").unwrap_err();
-    assert!(matches!(short, Error::Parse { line: 4, .. }), "{short:?}");
-    let long = load_text("long", &format!("micrograd-mlp 2 2 1\n{nine}0\n")).unwrap_err();
-    assert!(matches!(long, Error::Parse { line: 11, .. }), "{long:?}");
+    assert!(load_text("exact", &format!("{HEADER_2_2_1}{nine}")).is_ok());
+    let (line, _, _) = parse_failure(load_text("short", &format!("{HEADER_2_2_1}0\n0\n")));
+    assert_eq!(line, 8);
+    let (line, _, _) = parse_failure(load_text("long", &format!("{HEADER_2_2_1}{nine}0\n")));
+    assert_eq!(line, 15);
 }
 
 #[test]
@@ -127,4 +212,140 @@ fn an_unwritable_path_is_a_write_error() {
     let err = model(&[2, 1], 0).save(dir.join("model.txt")).unwrap_err();
     assert!(matches!(err, Error::Write { .. }), "{err:?}");
     assert!(err.to_string().starts_with("cannot write"), "{err}");
+}
+
+#[test]
+fn a_failed_save_leaves_the_previous_file_as_it_was() {
+    let dir = temp_file("failed-save");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("model.txt");
+    model(&[2, 1], 1).save(&path).unwrap();
+    let old = std::fs::read_to_string(&path).unwrap();
+    // A model that diverged is refused before anything is written.
+    let diverged = model(&[2, 1], 2);
+    diverged.parameters()[3].set_data(f64::NAN);
+    let err = diverged.save(&path).unwrap_err();
+    assert!(err.to_string().contains("parameter 3 is NaN"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+    // Saving over a directory fails at the rename: the directory stays, and the
+    // temporary file written beside it is removed.
+    let err = model(&[2, 1], 3).save(&dir).unwrap_err();
+    assert!(matches!(err, Error::Write { .. }), "{err:?}");
+    let names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["model.txt"]);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+// ----- resuming a training run: model and optimiser state -----
+
+/// One step of full-batch training of `model` on XOR with mean squared error.
+fn train_step(model: &MLP, opt: &mut dyn Optimizer) {
+    let xor = micrograd::data::xor();
+    let preds: Vec<Value> = (xor.inputs.iter())
+        .map(|x| model.forward_f64(x).unwrap().remove(0))
+        .collect();
+    let loss = micrograd::loss::mse(&preds, &xor.labels).unwrap();
+    opt.zero_grad();
+    loss.backward();
+    opt.step().unwrap();
+}
+
+/// A tanh model for XOR, the same for every call.
+fn xor_model() -> MLP {
+    let layers = [(4, Activation::Tanh), (1, Activation::Linear)];
+    MLP::with_activations(2, &layers, &mut StdRng::seed_from_u64(17))
+}
+
+/// The optimisers a run can be resumed with, each built fresh over `params` with
+/// hyper-parameters that differ from the constructors' defaults (which `load_with`
+/// must restore).
+fn optimizers(params: Vec<Value>, fresh: bool) -> Vec<Box<dyn Optimizer>> {
+    let lr = if fresh { 1.0 } else { 0.05 };
+    let sgd = Sgd::new(params.clone(), lr).unwrap();
+    let adamw = AdamW::new(params.clone(), lr).unwrap();
+    if fresh {
+        return vec![
+            Box::new(sgd),
+            Box::new(Adam::new(params, lr).unwrap()),
+            Box::new(adamw),
+        ];
+    }
+    vec![
+        Box::new(sgd.momentum(0.9).unwrap()),
+        Box::new(Adam::new(params, lr).unwrap().betas(0.8, 0.99).unwrap()),
+        Box::new(adamw.weight_decay(0.1).unwrap()),
+    ]
+}
+
+#[test]
+fn a_resumed_run_takes_exactly_the_steps_an_uninterrupted_one_would() {
+    let (n, m) = (7, 5);
+    for which in 0..3 {
+        // N + M steps without a break.
+        let straight = xor_model();
+        let mut opt = optimizers(straight.parameters(), false).remove(which);
+        (0..n + m).for_each(|_| train_step(&straight, opt.as_mut()));
+
+        // N steps, save, then a new process would: build from the file, make a fresh
+        // optimiser, restore its state, and take M steps.
+        let path = temp_file(&format!("resume-{which}"));
+        let first = xor_model();
+        let mut opt = optimizers(first.parameters(), false).remove(which);
+        (0..n).for_each(|_| train_step(&first, opt.as_mut()));
+        first.save_with(&path, opt.as_ref()).unwrap();
+        let resumed = MLP::from_file(&path).unwrap();
+        let mut opt = optimizers(resumed.parameters(), true).remove(which);
+        resumed.load_with(&path, opt.as_mut()).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        (0..m).for_each(|_| train_step(&resumed, opt.as_mut()));
+
+        assert_eq!(data(&resumed), data(&straight), "optimizer {which}");
+    }
+}
+
+#[test]
+fn optimizer_state_must_be_there_and_of_the_same_kind() {
+    let path = temp_file("no-state");
+    let model = xor_model();
+    model.save(&path).unwrap();
+    let mut adam = Adam::new(model.parameters(), 0.1).unwrap();
+    let (_, _, message) = parse_failure(model.load_with(&path, &mut adam));
+    assert!(message.contains("no optimizer state"), "{message}");
+    model.save_with(&path, &adam).unwrap();
+    let mut sgd = Sgd::new(model.parameters(), 0.1).unwrap();
+    let err = model.load_with(&path, &mut sgd).unwrap_err();
+    assert!(
+        err.to_string().contains("Adam's but this optimizer is Sgd"),
+        "{err}"
+    );
+    // An optimiser over another model's parameters is refused too.
+    let other = xor_model();
+    let mut elsewhere = Adam::new(other.parameters(), 0.1).unwrap();
+    let err = model.load_with(&path, &mut elsewhere).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    std::fs::remove_file(&path).unwrap();
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn with_the_serde_feature_the_saved_forms_round_trip_through_json() {
+    let model = xor_model();
+    let mut adam = Adam::new(model.parameters(), 0.1).unwrap();
+    train_step(&model, &mut adam);
+    let saved = model.to_saved();
+    let json = serde_json::to_string(&saved).unwrap();
+    assert!(json.contains("\"Tanh\""), "{json}");
+    let back: micrograd::nn::SavedMlp = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, saved);
+    assert_eq!(data(&MLP::from_saved(&back).unwrap()), data(&model));
+    let state = adam.state();
+    let json = serde_json::to_string(&state).unwrap();
+    assert_eq!(
+        serde_json::from_str::<micrograd::optim::OptimizerState>(&json).unwrap(),
+        state
+    );
 }

@@ -6,23 +6,14 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+#[path = "common/parse_failure.rs"]
+mod parse_failure;
+use parse_failure::parse_failure;
+
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use micrograd::data::{load_csv, moons100, parse_csv, Loader, DEFAULT_MAX_INFLATED};
 use micrograd::Error;
-
-/// The `(line, column, message)` of a parse error, or a panic naming what came instead.
-fn parse_failure(result: Result<micrograd::data::Dataset, Error>) -> (usize, usize, String) {
-    match result {
-        Err(Error::Parse {
-            line,
-            column,
-            message,
-            ..
-        }) => (line, column, message),
-        other => panic!("expected a parse error, got {other:?}"),
-    }
-}
 
 // X, y = make_moons(n_samples=100, noise=0.1); y = y*2 - 1
 #[test]

@@ -28,6 +28,7 @@ use crate::Value;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Activation {
     /// `max(0, x)`: micrograd's `nonlin=True`, the default for hidden layers.
     Relu,

@@ -12,7 +12,9 @@
 //! | `neuron.rs` | [`Neuron`] | `class Neuron` |
 //! | `layer.rs` | [`Layer`] | `class Layer` |
 //! | `mlp.rs` | [`MLP`] | `class MLP` |
-//! | `save.rs` | [`MLP::save`], [`MLP::load`] | (none) |
+//! | `save.rs` | [`MLP::save`], [`MLP::from_file`], [`MLP::load`], [`SavedMlp`] | (none) |
+//! | `model_file.rs` | the text of a model file, written and read back | (none) |
+//! | `atomic.rs` | replacing a file safely: write beside it, sync, rename | (none) |
 //!
 //! Differences from Python, all on purpose: a wrong input width is an
 //! [`Error::InputWidth`](crate::Error::InputWidth) instead of a silent truncation by
@@ -35,8 +37,10 @@
 //! ```
 
 mod activation;
+mod atomic;
 mod layer;
 mod mlp;
+mod model_file;
 mod module;
 mod neuron;
 mod save;
@@ -46,3 +50,4 @@ pub use layer::Layer;
 pub use mlp::MLP;
 pub use module::Module;
 pub use neuron::Neuron;
+pub use save::SavedMlp;

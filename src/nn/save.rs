@@ -1,163 +1,353 @@
-//! Saving an [`MLP`]'s parameters to a text file and loading them back.
-//!
-//! The file format is described on [`MLP::save`].
+//! Saving an [`MLP`] (and, if asked, its optimiser's state) to a text file, and loading
+//! it back. The format is described on [`MLP::save`]; [`SavedMlp`] is the same content
+//! as plain data (with the `serde` feature, for JSON or any other serde format).
+//! `model_file.rs` writes and reads the text, `atomic.rs` replaces a file safely.
 
-use std::fs;
-use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use super::mlp::shape_string;
-use super::{Module, MLP};
-use crate::Error;
+use super::atomic::write_atomically;
+use super::model_file::{write_model, Header, ModelReader};
+use super::{Activation, Module, MLP};
+use crate::optim::{Optimizer, OptimizerState};
+use crate::{Error, Value};
 
-/// The first word of every file.
-const MAGIC: &str = "micrograd-mlp";
+/// An [`MLP`] as plain data: its shape, activations and parameters. What a model file
+/// holds, for code that stores models its own way (with the `serde` feature this type
+/// is `Serialize` and `Deserialize`; for JSON, enable serde_json's `float_roundtrip`
+/// feature, without which it may read a parameter back 1 ulp off).
+///
+/// ```
+/// use micrograd::prelude::*;
+/// use micrograd::nn::SavedMlp;
+/// use rand::{rngs::StdRng, SeedableRng};
+/// let model = MLP::new(2, &[3, 1], &mut StdRng::seed_from_u64(0));
+/// let saved: SavedMlp = model.to_saved();
+/// assert_eq!(saved.layers, vec![(3, Activation::Relu), (1, Activation::Linear)]);
+/// assert_eq!(saved.parameters.len(), 13);
+/// let copy = MLP::from_saved(&saved)?;
+/// assert_eq!(copy.to_saved(), saved);
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct SavedMlp {
+    /// The number of inputs.
+    pub nin: usize,
+    /// Each layer's width and activation, first to last.
+    pub layers: Vec<(usize, Activation)>,
+    /// Every parameter, in [`Module::parameters`] order.
+    pub parameters: Vec<f64>,
+}
 
 impl MLP {
-    /// Writes the shape and every parameter to `path`, replacing the file if it exists.
+    /// The model as plain data: shape, activations, parameters.
+    pub fn to_saved(&self) -> SavedMlp {
+        SavedMlp {
+            nin: self.nin(),
+            layers: self.layer_specs(),
+            parameters: self.parameters().iter().map(Value::data).collect(),
+        }
+    }
+
+    /// A new model with the shape, activations and parameters of `saved`.
     ///
-    /// The format is plain text, one item per line:
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] if `saved` holds the wrong number of parameters for its
+    /// shape, or a parameter that is not finite.
+    pub fn from_saved(saved: &SavedMlp) -> Result<MLP, Error> {
+        let count = parameter_count(saved.nin, saved.layers.iter().map(|&(w, _)| w));
+        if count != Some(saved.parameters.len()) {
+            return Err(Error::InvalidInput(format!(
+                "the saved model has {} parameters but its shape {} needs {}; \
+                 save it again with MLP::to_saved",
+                saved.parameters.len(),
+                describe(saved.nin, &saved.layers),
+                count.map_or("more than fit in memory".to_owned(), |c| c.to_string())
+            )));
+        }
+        check_finite(&saved.parameters)?;
+        let model = MLP::with_activations(saved.nin, &saved.layers, &mut ZeroRng);
+        for (p, &x) in model.parameters().iter().zip(&saved.parameters) {
+            p.set_data(x);
+        }
+        Ok(model)
+    }
+
+    /// Writes the model to `path`, replacing the file if it exists, but never leaving it
+    /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-…`), which
+    /// is flushed, synced to disk and then renamed over `path`. If anything fails, the
+    /// old file is untouched and the temporary one removed.
+    ///
+    /// The format (version 2) is plain text, one item per line:
     ///
     /// ```text
-    /// micrograd-mlp 2 16 16 1
+    /// micrograd-mlp version 2
+    /// input 2
+    /// layer 16 ReLU
+    /// layer 16 ReLU
+    /// layer 1 Linear
+    /// parameters 337
     /// 0.23550571390294128
     /// 0.06653114721000164
-    /// 0.0
     /// ...
     /// ```
     ///
-    /// Line 1 is `micrograd-mlp`, then `nin` and each layer's width. Then one parameter per
-    /// line in [`Module::parameters`] order (layer by layer, neuron by neuron, weights then
-    /// bias), written with Rust's shortest round-trip formatting, so loading gives back the
-    /// exact bits. Activations are not saved: they are part of the code that builds the model.
+    /// The header gives the input width, then each layer's width and activation (as
+    /// [`Activation`] displays it: `ReLU`, `LeakyReLU(0.01)`, `Tanh`, `Sigmoid`,
+    /// `Linear`), then the number of parameters. Then one parameter per line in
+    /// [`Module::parameters`] order (layer by layer, neuron by neuron, weights then bias),
+    /// written with Rust's shortest round-trip formatting, so loading gives back the exact
+    /// bits. [`MLP::save_with`] appends the optimiser's state.
     ///
     /// ```
     /// use micrograd::prelude::*;
     /// use rand::{rngs::StdRng, SeedableRng};
     /// let path = std::env::temp_dir().join("micrograd-doctest-save.txt");
-    /// let trained = MLP::new(2, &[4, 1], &mut StdRng::seed_from_u64(1));
+    /// let layers = [(4, Activation::Tanh), (1, Activation::Linear)];
+    /// let trained = MLP::with_activations(2, &layers, &mut StdRng::seed_from_u64(1));
     /// trained.save(&path)?;
-    /// let fresh = MLP::new(2, &[4, 1], &mut StdRng::seed_from_u64(2));
-    /// fresh.load(&path)?;
-    /// let data = |m: &MLP| m.parameters().iter().map(Value::data).collect::<Vec<_>>();
-    /// assert_eq!(data(&fresh), data(&trained));
+    /// let loaded = MLP::from_file(&path)?;          // no need to know the shape
+    /// assert_eq!(loaded.to_saved(), trained.to_saved());
+    /// let relu = MLP::new(2, &[4, 1], &mut StdRng::seed_from_u64(2));
+    /// assert!(relu.load(&path).is_err());            // tanh parameters, ReLU model
     /// # std::fs::remove_file(&path).ok();
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     ///
     /// # Errors
     ///
-    /// [`Error::Write`] if the file cannot be created or written.
+    /// [`Error::Write`] if the file cannot be written or renamed into place;
+    /// [`Error::InvalidInput`] if a parameter is NaN or infinite (nothing is written).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
-        let path = path.as_ref();
-        let write_error = |source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        };
-        let mut out = BufWriter::new(fs::File::create(path).map_err(write_error)?);
-        let mut text = String::from(MAGIC);
-        for width in std::iter::once(self.nin()).chain(self.nouts()) {
-            text += &format!(" {width}");
-        }
-        writeln!(out, "{text}").map_err(write_error)?;
-        for p in self.parameters() {
-            writeln!(out, "{:?}", p.data()).map_err(write_error)?;
-        }
-        out.flush().map_err(write_error)
+        self.save_model(path.as_ref(), None)
     }
 
-    /// Sets every parameter to the value saved in `path` by [`MLP::save`]. Nothing is
-    /// changed unless the whole file is valid.
+    /// [`save`](MLP::save), followed by `optimizer`'s [state](Optimizer::state), so that
+    /// [`load_with`](MLP::load_with) can resume training exactly where it stopped:
+    ///
+    /// ```text
+    /// optimizer Adam
+    /// steps 120
+    /// lr 0.05
+    /// beta1 0.9
+    /// ...
+    /// state 337 2
+    /// 0.0123 0.00042
+    /// ...
+    /// ```
+    ///
+    /// (`state N K`: N parameters of K numbers each, one parameter per line.)
+    ///
+    /// # Errors
+    ///
+    /// As [`save`](MLP::save), and [`Error::InvalidInput`] if `optimizer` does not update
+    /// exactly this model's parameters, in order (build it over `model.parameters()`).
+    pub fn save_with<O: Optimizer + ?Sized>(
+        &self,
+        path: impl AsRef<Path>,
+        optimizer: &O,
+    ) -> Result<(), Error> {
+        self.check_optimizer(optimizer.params())?;
+        self.save_model(path.as_ref(), Some(&optimizer.state()))
+    }
+
+    /// A new model read from a file written by [`save`](MLP::save) or
+    /// [`save_with`](MLP::save_with) (an optimiser state in it is skipped): no need to
+    /// build a model of the right shape first.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] if the file cannot be read; [`Error::Parse`], naming the line and
+    /// column, if it is not a model file (checked on its first line, before reading
+    /// more), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
+    /// or extra, or if it is a version-1 file, which does not record the activations
+    /// (load it with [`load`](MLP::load) into a model built as it was, then save it again).
+    pub fn from_file(path: impl AsRef<Path>) -> Result<MLP, Error> {
+        let mut file = ModelReader::open(path.as_ref())?;
+        let header = file.header()?;
+        let layers = (header.layers.iter())
+            .map(|&(width, activation)| activation.map(|a| (width, a)))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| {
+                file.error_at(
+                    1,
+                    1,
+                    "a version-1 file records no activations, so it cannot build a model \
+                     alone; build the model as it was built, MLP::load this file into it, \
+                     and save it again to write version 2",
+                )
+            })?;
+        let parameters = file.parameters(&header)?;
+        file.skip_optimizer()?;
+        MLP::from_saved(&SavedMlp {
+            nin: header.nin,
+            layers,
+            parameters,
+        })
+    }
+
+    /// Sets every parameter to the value saved in `path` by [`save`](MLP::save) or
+    /// [`save_with`](MLP::save_with) (an optimiser state in it is skipped). Nothing is
+    /// changed unless the whole file is valid. Files of version 1 (`micrograd-mlp 2 16
+    /// 16 1`, no activations) are read too; their shape is checked, not their activations.
     ///
     /// # Errors
     ///
     /// - [`Error::Io`] if the file cannot be read;
-    /// - [`Error::ShapeMismatch`] if it was saved from a model of another shape (the
-    ///   message names both, e.g. `MLP(2, [8, 1])` and `MLP(2, [16, 16, 1])`);
-    /// - [`Error::Parse`], with the line number, if a line is not what the format says
-    ///   or the number of parameters is wrong.
+    /// - [`Error::ShapeMismatch`] if it was saved from a model of another shape or other
+    ///   activations (the message names both);
+    /// - [`Error::Parse`], with line and column, as for [`from_file`](MLP::from_file).
     pub fn load(&self, path: impl AsRef<Path>) -> Result<(), Error> {
-        let path = path.as_ref();
-        let text = fs::read_to_string(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let params = self.parameters();
-        let values = parse(&text, path, self, params.len())?;
-        for (p, v) in params.iter().zip(values) {
-            p.set_data(v);
-        }
+        let mut file = ModelReader::open(path.as_ref())?;
+        let values = self.read_parameters(&mut file)?;
+        file.skip_optimizer()?;
+        self.set_parameters(&values);
         Ok(())
     }
-}
 
-/// An [`Error::Parse`] about `path`.
-fn parse_error(path: &Path, line: usize, column: usize, message: String) -> Error {
-    Error::Parse {
-        path: path.to_path_buf(),
-        line,
-        column,
-        message,
-    }
-}
-
-/// The `count` parameter values in `text`, checked against `model`'s shape.
-fn parse(text: &str, path: &Path, model: &MLP, count: usize) -> Result<Vec<f64>, Error> {
-    let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line));
-    let header = lines.next().map_or("", |(_, line)| line);
-    let widths =
-        parse_header(header).map_err(|(column, message)| parse_error(path, 1, column, message))?;
-    let found = shape_string(widths[0], &widths[1..]);
-    let expected = model.shape();
-    if found != expected {
-        return Err(Error::ShapeMismatch { expected, found });
-    }
-    let mut values = Vec::with_capacity(count);
-    for (number, line) in lines {
-        if values.len() == count {
-            let message = format!("{found} has {count} parameters, but the file has more lines");
-            return Err(parse_error(path, number, 1, message));
+    /// [`load`](MLP::load), and restores `optimizer` to the state saved with
+    /// [`save_with`](MLP::save_with): the run then continues exactly as if it had not
+    /// stopped. Nothing is changed unless the whole file is valid and the state fits.
+    ///
+    /// # Errors
+    ///
+    /// As [`load`](MLP::load); [`Error::Parse`] if the file holds no optimiser state;
+    /// as [`Optimizer::set_state`] if the state is another optimiser's; and
+    /// [`Error::InvalidInput`] if `optimizer` does not update exactly this model's
+    /// parameters, in order.
+    pub fn load_with<O: Optimizer + ?Sized>(
+        &self,
+        path: impl AsRef<Path>,
+        optimizer: &mut O,
+    ) -> Result<(), Error> {
+        self.check_optimizer(optimizer.params())?;
+        let mut file = ModelReader::open(path.as_ref())?;
+        let values = self.read_parameters(&mut file)?;
+        let Some(state) = file.optimizer()? else {
+            let message = "the file holds no optimizer state; write it with MLP::save_with, \
+                           or load the model alone with MLP::load";
+            return Err(file.error_at(file.line + 1, 1, message));
+        };
+        let before = optimizer.state();
+        optimizer.set_state(&state)?;
+        if let Err(err) = self.check_optimizer(optimizer.params()) {
+            optimizer.set_state(&before)?;
+            return Err(err);
         }
-        let value = line.trim().parse::<f64>().map_err(|_| {
-            let message = format!(
-                "expected a number (parameter {}), found {line:?}",
-                values.len()
-            );
-            parse_error(path, number, 1, message)
-        })?;
-        values.push(value);
+        self.set_parameters(&values);
+        Ok(())
     }
-    if values.len() < count {
-        let message = format!(
-            "file ends after {} parameters, but {found} has {count}",
-            values.len()
-        );
-        return Err(parse_error(path, values.len() + 2, 1, message));
+
+    /// Each layer's width and activation.
+    fn layer_specs(&self) -> Vec<(usize, Activation)> {
+        (self.layers().iter())
+            .map(|l| {
+                (
+                    l.nout(),
+                    l.neurons()
+                        .first()
+                        .map_or(Activation::Linear, |n| n.activation()),
+                )
+            })
+            .collect()
     }
-    Ok(values)
+
+    /// Writes the file atomically (see [`save`](MLP::save)).
+    fn save_model(&self, path: &Path, optimizer: Option<&OptimizerState>) -> Result<(), Error> {
+        let saved = self.to_saved();
+        check_finite(&saved.parameters)?;
+        write_atomically(path, |out| write_model(out, &saved, optimizer))
+    }
+
+    /// The parameters in `file`, after checking its shape against this model's.
+    fn read_parameters(&self, file: &mut ModelReader) -> Result<Vec<f64>, Error> {
+        let header = file.header()?;
+        let expected = describe(self.nin(), &self.layer_specs());
+        let found = describe_header(&header);
+        let widths_match =
+            header.nin == self.nin() && header.layers.iter().map(|l| l.0).eq(self.nouts());
+        let activations_match = (header.layers.iter().zip(self.layer_specs()))
+            .all(|(&(_, saved), (_, own))| saved.is_none_or(|a| a == own));
+        if !(widths_match && activations_match) {
+            return Err(Error::ShapeMismatch { expected, found });
+        }
+        file.parameters(&header)
+    }
+
+    /// Sets the parameters to `values` (as many as there are).
+    fn set_parameters(&self, values: &[f64]) {
+        for (p, &v) in self.parameters().iter().zip(values) {
+            p.set_data(v);
+        }
+    }
+
+    /// `Ok` if `params` are this model's parameters, in order.
+    fn check_optimizer(&self, params: &[Value]) -> Result<(), Error> {
+        let own = self.parameters();
+        if own.len() == params.len() && own.iter().zip(params).all(|(a, b)| Value::ptr_eq(a, b)) {
+            return Ok(());
+        }
+        Err(Error::InvalidInput(format!(
+            "the optimizer updates {} values that are not this model's {} parameters in \
+             order; build it with model.parameters()",
+            params.len(),
+            own.len()
+        )))
+    }
 }
 
-/// `micrograd-mlp 2 16 16 1` → `[2, 16, 16, 1]` (at least `nin`).
-/// A problem is `(column, message)`.
-fn parse_header(header: &str) -> Result<Vec<usize>, (usize, String)> {
-    let mut words = header.split(' ');
-    if words.next() != Some(MAGIC) {
-        let message = format!("expected a first line like `{MAGIC} 2 16 16 1`, found {header:?}");
-        return Err((1, message));
+/// `MLP(2, [16 ReLU, 16 ReLU, 1 Linear])`.
+pub(super) fn describe(nin: usize, layers: &[(usize, Activation)]) -> String {
+    let layers: Vec<String> = layers.iter().map(|(w, a)| format!("{w} {a}")).collect();
+    format!("MLP({nin}, [{}])", layers.join(", "))
+}
+
+/// As [`describe`]; a version-1 header (no activations) reads `MLP(2, [16, 16, 1])`.
+pub(super) fn describe_header(header: &Header) -> String {
+    let layers: Vec<String> = (header.layers.iter())
+        .map(|(w, a)| a.map_or(w.to_string(), |a| format!("{w} {a}")))
+        .collect();
+    format!("MLP({}, [{}])", header.nin, layers.join(", "))
+}
+
+/// How many parameters layers of these widths have after `nin` inputs (`None` if the
+/// count overflows).
+pub(super) fn parameter_count(nin: usize, widths: impl Iterator<Item = usize>) -> Option<usize> {
+    let mut previous = nin;
+    widths.into_iter().try_fold(0usize, |count, width| {
+        let layer = width.checked_mul(previous.checked_add(1)?)?;
+        previous = width;
+        count.checked_add(layer)
+    })
+}
+
+/// `Ok` unless a parameter is NaN or infinite.
+fn check_finite(parameters: &[f64]) -> Result<(), Error> {
+    match parameters.iter().position(|x| !x.is_finite()) {
+        None => Ok(()),
+        Some(i) => Err(Error::InvalidInput(format!(
+            "parameter {i} is {}; a model file holds finite numbers only (find where it \
+             diverged with Value::try_backward, or lower the learning rate)",
+            parameters[i]
+        ))),
     }
-    let mut widths = Vec::new();
-    let mut column = MAGIC.len() + 2;
-    for word in words {
-        let width = word.parse::<usize>().map_err(|_| {
-            let message = format!("expected a layer width (a whole number), found {word:?}");
-            (column, message)
-        })?;
-        widths.push(width);
-        column += word.len() + 1;
+}
+
+/// A generator that draws only zeros: [`MLP::from_saved`] builds the model with it and
+/// then sets every parameter, so no draw is wasted on random numbers.
+struct ZeroRng;
+
+impl rand::TryRng for ZeroRng {
+    type Error = std::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok(0)
     }
-    if widths.is_empty() {
-        let message = format!("expected the input width after `{MAGIC}`");
-        return Err((column, message));
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(0)
     }
-    Ok(widths)
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        dst.fill(0);
+        Ok(())
+    }
 }

@@ -1,6 +1,10 @@
 //! Adam (Kingma & Ba, 2015) and AdamW (Loshchilov & Hutter, 2019), sharing one rule.
 
-use super::{decay_factor, non_empty, non_negative, positive, unit_interval, Optimizer, State};
+use super::state::named;
+use super::{
+    decay_factor, non_empty, non_negative, positive, unit_interval, Optimizer, OptimizerState,
+    State,
+};
 use crate::{Error, Value};
 
 /// Adam with PyTorch's conventions. Step t = 1, 2, ... does, for each parameter p with
@@ -101,6 +105,54 @@ impl Adam {
     }
 }
 
+impl Adam {
+    /// [`Optimizer::state`] under the name `kind` (`"Adam"` or `"AdamW"`, which adds the
+    /// weight decay).
+    fn state_of(&self, kind: &str) -> OptimizerState {
+        let mut hyper = vec![
+            ("lr", self.lr),
+            ("beta1", self.beta1),
+            ("beta2", self.beta2),
+            ("eps", self.eps),
+        ];
+        if kind == "AdamW" {
+            hyper.push(("weight_decay", self.decoupled_weight_decay));
+        }
+        OptimizerState {
+            kind: kind.to_owned(),
+            hyper_parameters: named(&hyper),
+            steps: self.t.unsigned_abs().into(),
+            slots: self.moments.to_slots(),
+        }
+    }
+
+    /// [`Optimizer::set_state`] for a state saved under the name `kind`.
+    fn set_state_of(&mut self, state: &OptimizerState, kind: &str) -> Result<(), Error> {
+        state.check_kind(kind)?;
+        let lr = non_negative("lr", state.hyper_parameter("lr")?)?;
+        let beta1 = unit_interval("beta1", state.hyper_parameter("beta1")?)?;
+        let beta2 = unit_interval("beta2", state.hyper_parameter("beta2")?)?;
+        let eps = positive("eps", state.hyper_parameter("eps")?)?;
+        let wd = if kind == "AdamW" {
+            non_negative("weight_decay", state.hyper_parameter("weight_decay")?)?
+        } else {
+            0.0
+        };
+        decay_factor(lr, wd)?;
+        let t = i32::try_from(state.steps).map_err(|_| {
+            Error::InvalidInput(format!(
+                "the saved {kind} state has taken {} steps, more than the {} this optimizer counts",
+                state.steps,
+                i32::MAX
+            ))
+        })?;
+        self.moments.current = state.slots(self.params.len())?;
+        (self.lr, self.beta1, self.beta2, self.eps) = (lr, beta1, beta2, eps);
+        (self.decoupled_weight_decay, self.t) = (wd, t);
+        Ok(())
+    }
+}
+
 impl Optimizer for Adam {
     fn params(&self) -> &[Value] {
         &self.params
@@ -132,6 +184,14 @@ impl Optimizer for Adam {
         decay_factor(lr, self.decoupled_weight_decay)?;
         self.lr = lr;
         Ok(())
+    }
+
+    fn state(&self) -> OptimizerState {
+        self.state_of("Adam")
+    }
+
+    fn set_state(&mut self, state: &OptimizerState) -> Result<(), Error> {
+        self.set_state_of(state, "Adam")
     }
 }
 
@@ -228,5 +288,13 @@ impl Optimizer for AdamW {
 
     fn set_learning_rate(&mut self, lr: f64) -> Result<(), Error> {
         self.0.set_learning_rate(lr)
+    }
+
+    fn state(&self) -> OptimizerState {
+        self.0.state_of("AdamW")
+    }
+
+    fn set_state(&mut self, state: &OptimizerState) -> Result<(), Error> {
+        self.0.set_state_of(state, "AdamW")
     }
 }

@@ -7,6 +7,7 @@
 //! | `sgd.rs` | [`Sgd`]: plain SGD (micrograd's), momentum, weight decay |
 //! | `adam.rs` | [`Adam`] and [`AdamW`] (decoupled weight decay), sharing one rule |
 //! | `schedule.rs` | [`Schedule`]: learning rate as a function of the step |
+//! | `state.rs` | [`OptimizerState`]: what a step depends on, to save and resume a run |
 //!
 //! ## Where non-finite numbers are caught
 //!
@@ -41,10 +42,12 @@
 mod adam;
 mod schedule;
 mod sgd;
+mod state;
 
 pub use adam::{Adam, AdamW};
 pub use schedule::Schedule;
 pub use sgd::Sgd;
+pub use state::OptimizerState;
 
 use crate::{Error, Value};
 
@@ -82,6 +85,23 @@ pub trait Optimizer {
     /// constructors too (0 is allowed everywhere, as in PyTorch, because a schedule may
     /// anneal to 0), or if `lr` × weight decay would exceed 1 (see the implementing type).
     fn set_learning_rate(&mut self, lr: f64) -> Result<(), Error>;
+
+    /// Everything the next [`step`](Optimizer::step) depends on besides the parameters:
+    /// hyper-parameters, step count and each parameter's buffers (momentum, Adam's
+    /// moments). Save it with [`MLP::save_with`](crate::nn::MLP::save_with) to resume a
+    /// run exactly.
+    fn state(&self) -> OptimizerState;
+
+    /// Restores a state made by [`state`](Optimizer::state) on an optimiser of the same
+    /// type over as many parameters (in the same order): afterwards this optimiser steps
+    /// exactly as the saved one would have. Nothing changes if the state is refused.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] if the state is another optimiser type's, is for another
+    /// number of parameters, or holds a number that is not finite or a missing
+    /// hyper-parameter; [`Error::HyperParameter`] if a hyper-parameter is out of range.
+    fn set_state(&mut self, state: &OptimizerState) -> Result<(), Error>;
 }
 
 /// `Ok` if the loss of training step `step` is finite; [`Error::NonFiniteLoss`]

@@ -1,6 +1,9 @@
 //! Stochastic gradient descent: micrograd's update, plus momentum and weight decay.
 
-use super::{decay_factor, non_empty, non_negative, unit_interval, Optimizer, State};
+use super::state::named;
+use super::{
+    decay_factor, non_empty, non_negative, unit_interval, Optimizer, OptimizerState, State,
+};
 use crate::{Error, Value};
 
 /// Stochastic gradient descent with PyTorch's conventions. For each parameter p with
@@ -115,6 +118,30 @@ impl Optimizer for Sgd {
         let lr = non_negative("lr", lr)?;
         decay_factor(lr, self.weight_decay)?;
         self.lr = lr;
+        Ok(())
+    }
+
+    fn state(&self) -> OptimizerState {
+        OptimizerState {
+            kind: "Sgd".to_owned(),
+            hyper_parameters: named(&[
+                ("lr", self.lr),
+                ("momentum", self.momentum),
+                ("weight_decay", self.weight_decay),
+            ]),
+            steps: 0,
+            slots: self.velocity.to_slots(),
+        }
+    }
+
+    fn set_state(&mut self, state: &OptimizerState) -> Result<(), Error> {
+        state.check_kind("Sgd")?;
+        let lr = non_negative("lr", state.hyper_parameter("lr")?)?;
+        let momentum = unit_interval("momentum", state.hyper_parameter("momentum")?)?;
+        let wd = non_negative("weight_decay", state.hyper_parameter("weight_decay")?)?;
+        decay_factor(lr, wd)?;
+        self.velocity.current = state.slots(self.params.len())?;
+        (self.lr, self.momentum, self.weight_decay) = (lr, momentum, wd);
         Ok(())
     }
 }

@@ -1,0 +1,83 @@
+//! Replacing a file without ever leaving it half-written: write beside it, sync, rename.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use crate::Error;
+
+/// A number for each temporary file this process makes, so that two saves at once
+/// (from two threads) never share one.
+static TEMPORARY: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `path` through a temporary file beside it: `write` fills it, it is flushed
+/// and synced, then renamed over `path`. On failure the temporary file is removed and
+/// `path` is as it was.
+pub(super) fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), Error> {
+    let write_error = |source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let Some(name) = path.file_name() else {
+        let message = "the path names no file (it ends in `..` or is empty)";
+        return Err(write_error(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            message,
+        )));
+    };
+    let mut temporary_name = std::ffi::OsString::from(".");
+    temporary_name.push(name);
+    let number = TEMPORARY.fetch_add(1, Ordering::Relaxed);
+    temporary_name.push(format!(".tmp-{}-{number}", std::process::id()));
+    let temporary = path.with_file_name(temporary_name);
+    let written = (|| {
+        let mut out = BufWriter::new(File::create(&temporary)?);
+        write(&mut out)?;
+        out.into_inner()
+            .map_err(io::IntoInnerError::into_error)?
+            .sync_all()?;
+        fs::rename(&temporary, path)
+    })();
+    if let Err(source) = written {
+        // The temporary file may not exist (if creating it failed): nothing to report.
+        fs::remove_file(&temporary).ok();
+        return Err(write_error(source));
+    }
+    // Make the rename itself durable. Not every platform can open a directory to sync
+    // it; the file is complete and in place either way.
+    let directory = path.parent().filter(|d| !d.as_os_str().is_empty());
+    if let Ok(dir) = File::open(directory.unwrap_or(Path::new("."))) {
+        dir.sync_all().ok();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_that_fails_midway_leaves_the_old_file_and_no_temporary_file() {
+        let dir = std::env::temp_dir().join(format!("micrograd-atomic-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("model.txt");
+        fs::write(&path, "the old model\n").unwrap();
+        let err = write_atomically(&path, |out| {
+            out.write_all(b"half a new mod")?;
+            Err(io::Error::other("disk full (injected)"))
+        })
+        .unwrap_err();
+        assert!(matches!(err, Error::Write { .. }), "{err:?}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "the old model\n");
+        let names: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["model.txt"]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

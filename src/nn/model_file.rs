@@ -1,0 +1,387 @@
+//! The text of a model file: writing it, and reading it back line by line with every
+//! line bounded (see [`MLP::save`](super::MLP::save) for the format).
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::save::{describe_header, parameter_count, SavedMlp};
+use super::Activation;
+use crate::error::quote;
+use crate::optim::OptimizerState;
+use crate::Error;
+
+/// The first word of every file.
+const MAGIC: &str = "micrograd-mlp";
+/// The format [`MLP::save`](super::MLP::save) writes.
+const VERSION: u32 = 2;
+/// The longest line a reader takes: far more than any line a valid file has (a header
+/// line, one number, or one parameter's optimiser state), so a file that is not a model
+/// is refused after reading at most this much of it.
+const MAX_LINE: usize = 4096;
+
+/// The shape a file's header gives: the input width and each layer's width and
+/// activation (`None` in a version-1 file, which does not record them).
+pub(super) struct Header {
+    /// The input width.
+    pub(super) nin: usize,
+    /// Each layer's width and activation (`None` in version 1).
+    pub(super) layers: Vec<(usize, Option<Activation>)>,
+}
+
+/// The text of a model file (see [`MLP::save`] and [`MLP::save_with`]).
+pub(super) fn write_model(
+    out: &mut dyn Write,
+    saved: &SavedMlp,
+    optimizer: Option<&OptimizerState>,
+) -> io::Result<()> {
+    writeln!(out, "{MAGIC} version {VERSION}")?;
+    writeln!(out, "input {}", saved.nin)?;
+    for (width, activation) in &saved.layers {
+        writeln!(out, "layer {width} {activation}")?;
+    }
+    writeln!(out, "parameters {}", saved.parameters.len())?;
+    for p in &saved.parameters {
+        writeln!(out, "{p:?}")?;
+    }
+    if let Some(state) = optimizer {
+        writeln!(out, "optimizer {}", state.kind)?;
+        writeln!(out, "steps {}", state.steps)?;
+        for (name, value) in &state.hyper_parameters {
+            writeln!(out, "{name} {value:?}")?;
+        }
+        let width = state.slots.first().map_or(0, Vec::len);
+        writeln!(out, "state {} {width}", state.slots.len())?;
+        for slot in &state.slots {
+            let numbers: Vec<String> = slot.iter().map(|x| format!("{x:?}")).collect();
+            writeln!(out, "{}", numbers.join(" "))?;
+        }
+    }
+    Ok(())
+}
+
+/// A model file read line by line, each line at most [`MAX_LINE`] bytes, so that a large
+/// file that is not a model is refused without being read into memory.
+pub(super) struct ModelReader {
+    reader: BufReader<File>,
+    path: PathBuf,
+    /// The number of the last line read (0 before the first).
+    pub(super) line: usize,
+    /// The last line read.
+    text: String,
+}
+
+impl ModelReader {
+    pub(super) fn open(path: &Path) -> Result<ModelReader, Error> {
+        let file = File::open(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(ModelReader {
+            reader: BufReader::new(file),
+            path: path.to_path_buf(),
+            line: 0,
+            text: String::new(),
+        })
+    }
+
+    /// An [`Error::Parse`] about this file.
+    pub(super) fn error_at(&self, line: usize, column: usize, message: impl Into<String>) -> Error {
+        Error::Parse {
+            path: self.path.clone(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// The next line without its line ending (and, on line 1, without a UTF-8
+    /// byte-order mark), or `None` at the end of the file.
+    fn next_line(&mut self) -> Result<Option<&str>, Error> {
+        self.text.clear();
+        self.line += 1;
+        let limit = MAX_LINE as u64 + 1;
+        let read = (&mut self.reader).take(limit).read_line(&mut self.text);
+        match read {
+            Ok(0) => return Ok(None),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                return Err(self.error_at(self.line, 1, "the line is not UTF-8 text"));
+            }
+            Err(source) => {
+                let path = self.path.clone();
+                return Err(Error::Io { path, source });
+            }
+        }
+        if self.text.len() > MAX_LINE {
+            let message = format!(
+                "the line is longer than {MAX_LINE} bytes; no line of a model file is: \
+                 is this a micrograd model file?"
+            );
+            return Err(self.error_at(self.line, 1, message));
+        }
+        let mut text = self.text.trim_end_matches(['\n', '\r']);
+        if self.line == 1 {
+            text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        }
+        Ok(Some(text))
+    }
+
+    /// The next line, which must exist: `what` says what was expected there.
+    fn expect_line(&mut self, what: &str) -> Result<String, Error> {
+        match self.next_line()? {
+            Some(text) => Ok(text.to_owned()),
+            None => Err(self.error_at(
+                self.line,
+                1,
+                format!("the file ends where {what} was expected"),
+            )),
+        }
+    }
+
+    /// The next line as `keyword value`, returning the value's text and its column.
+    fn keyword_line(&mut self, keyword: &str, example: &str) -> Result<(String, usize), Error> {
+        let text = self.expect_line(&format!("`{example}`"))?;
+        match text.split_once(' ') {
+            Some((word, value)) if word == keyword => Ok((value.to_owned(), keyword.len() + 2)),
+            _ => Err(self.error_at(
+                self.line,
+                1,
+                format!("expected a line like `{example}`, found {}", quote(&text)),
+            )),
+        }
+    }
+
+    /// A whole number on the current line at `column`.
+    fn whole_number(&self, text: &str, column: usize, what: &str) -> Result<usize, Error> {
+        text.parse::<usize>().map_err(|_| {
+            let message = format!("expected {what} (a whole number), found {}", quote(text));
+            self.error_at(self.line, column, message)
+        })
+    }
+
+    /// A finite number on the current line at `column`.
+    fn finite(&self, text: &str, column: usize, what: &str) -> Result<f64, Error> {
+        match text.trim().parse::<f64>() {
+            Ok(x) if x.is_finite() => Ok(x),
+            Ok(_) => Err(self.error_at(
+                self.line,
+                column,
+                format!(
+                    "{} ({what}) is not a finite number; a model file holds finite numbers only",
+                    quote(text)
+                ),
+            )),
+            Err(_) => Err(self.error_at(
+                self.line,
+                column,
+                format!("expected a number ({what}), found {}", quote(text)),
+            )),
+        }
+    }
+
+    /// The header: line 1 (the format's name and version) and, in version 2, the shape.
+    pub(super) fn header(&mut self) -> Result<Header, Error> {
+        let first = self.next_line()?.unwrap_or("").to_owned();
+        let expected = format!("expected a first line `{MAGIC} version {VERSION}`");
+        let Some(rest) = first.strip_prefix(MAGIC).and_then(|r| r.strip_prefix(' ')) else {
+            let message = format!(
+                "{expected}, found {}: not a micrograd model file",
+                quote(&first)
+            );
+            return Err(self.error_at(1, 1, message));
+        };
+        let Some(version) = rest.strip_prefix("version ") else {
+            return self.version_1_header(rest);
+        };
+        let column = MAGIC.len() + " version ".len() + 1;
+        if version != VERSION.to_string() {
+            let message = format!(
+                "this is a version {} model file; this micrograd reads versions 1 and \
+                 {VERSION}: use the micrograd that wrote it, or a newer one",
+                quote(version)
+            );
+            return Err(self.error_at(1, column, message));
+        }
+        let (nin, column) = self.keyword_line("input", "input 2")?;
+        let nin = self.whole_number(&nin, column, "the input width")?;
+        let mut layers = Vec::new();
+        loop {
+            let text = self.expect_line("`layer 16 ReLU` or `parameters 337`")?;
+            if let Some(count) = text.strip_prefix("parameters ") {
+                let count =
+                    self.whole_number(count, "parameters ".len() + 1, "the parameter count")?;
+                let header = Header { nin, layers };
+                let widths = header.layers.iter().map(|l| l.0);
+                if parameter_count(nin, widths) != Some(count) {
+                    let message = format!(
+                        "the file says {count} parameters but its shape {} has {}",
+                        describe_header(&header),
+                        parameter_count(nin, header.layers.iter().map(|l| l.0))
+                            .map_or("too many to count".to_owned(), |c| c.to_string())
+                    );
+                    return Err(self.error_at(self.line, 12, message));
+                }
+                return Ok(header);
+            }
+            let layer = text.strip_prefix("layer ").and_then(|l| l.split_once(' '));
+            let Some((width, activation)) = layer else {
+                let message = format!(
+                    "expected `layer WIDTH ACTIVATION` or `parameters COUNT`, found {}",
+                    quote(&text)
+                );
+                return Err(self.error_at(self.line, 1, message));
+            };
+            let width = self.whole_number(width, 7, "the layer's width")?;
+            let Some(activation) = parse_activation(activation) else {
+                let message = format!(
+                    "unknown activation {}; expected ReLU, LeakyReLU(SLOPE), Tanh, Sigmoid \
+                     or Linear",
+                    quote(activation)
+                );
+                return Err(self.error_at(self.line, 8 + width.to_string().len(), message));
+            };
+            layers.push((width, Some(activation)));
+        }
+    }
+
+    /// A version-1 first line after `micrograd-mlp `: the widths, `2 16 16 1`.
+    fn version_1_header(&self, widths: &str) -> Result<Header, Error> {
+        let mut numbers = Vec::new();
+        let mut column = MAGIC.len() + 2;
+        for word in widths.split(' ') {
+            numbers.push(self.whole_number(word, column, "a layer width")?);
+            column += word.len() + 1;
+        }
+        let nin = numbers.remove(0);
+        let layers = numbers.into_iter().map(|w| (w, None)).collect();
+        Ok(Header { nin, layers })
+    }
+
+    /// The parameter lines that follow the header.
+    pub(super) fn parameters(&mut self, header: &Header) -> Result<Vec<f64>, Error> {
+        let count =
+            parameter_count(header.nin, header.layers.iter().map(|l| l.0)).unwrap_or(usize::MAX);
+        let mut values = Vec::new();
+        while values.len() < count {
+            let what = format!("parameter {}", values.len());
+            let Some(text) = self.next_line()? else {
+                let message = format!(
+                    "the file ends after {} parameters, but {} has {count}",
+                    values.len(),
+                    describe_header(header)
+                );
+                return Err(self.error_at(self.line, 1, message));
+            };
+            let text = text.to_owned();
+            values.push(self.finite(&text, 1, &what)?);
+        }
+        Ok(values)
+    }
+
+    /// The optimiser state after the parameters, if there is one; then only blank lines
+    /// may follow.
+    pub(super) fn optimizer(&mut self) -> Result<Option<OptimizerState>, Error> {
+        let Some(first) = self.next_non_blank()? else {
+            return Ok(None);
+        };
+        let Some(kind) = first.strip_prefix("optimizer ") else {
+            let message = format!(
+                "expected the end of the file or an `optimizer NAME` line after the \
+                 parameters, found {}",
+                quote(&first)
+            );
+            return Err(self.error_at(self.line, 1, message));
+        };
+        let (steps, column) = self.keyword_line("steps", "steps 120")?;
+        let mut state = OptimizerState {
+            kind: kind.to_owned(),
+            hyper_parameters: Vec::new(),
+            steps: self.whole_number(&steps, column, "the step count")? as u64,
+            slots: Vec::new(),
+        };
+        let (count, width) = loop {
+            let text = self.expect_line("`NAME VALUE` or `state COUNT WIDTH`")?;
+            let Some((name, value)) = text.split_once(' ') else {
+                let message = format!(
+                    "expected `NAME VALUE` or `state COUNT WIDTH`, found {}",
+                    quote(&text)
+                );
+                return Err(self.error_at(self.line, 1, message));
+            };
+            if name == "state" {
+                let (count, width) = value.split_once(' ').unwrap_or((value, ""));
+                let count = self.whole_number(count, 7, "the number of parameters")?;
+                let width = self.whole_number(
+                    width,
+                    8 + count.to_string().len(),
+                    "the numbers per parameter",
+                )?;
+                break (count, width);
+            }
+            let value = self.finite(value, name.len() + 2, name)?;
+            state.hyper_parameters.push((name.to_owned(), value));
+        };
+        while state.slots.len() < count {
+            let Some(text) = self.next_line()? else {
+                let message = format!(
+                    "the file ends after the state of {} parameters of {count}",
+                    state.slots.len()
+                );
+                return Err(self.error_at(self.line, 1, message));
+            };
+            let text = text.to_owned();
+            let mut slot = Vec::with_capacity(width);
+            let mut column = 1;
+            for field in text.split(' ') {
+                slot.push(self.finite(field, column, "optimizer state")?);
+                column += field.len() + 1;
+            }
+            if slot.len() != width {
+                let message = format!(
+                    "found {} numbers but `state` says {width} per parameter",
+                    slot.len()
+                );
+                return Err(self.error_at(self.line, 1, message));
+            }
+            state.slots.push(slot);
+        }
+        if let Some(extra) = self.next_non_blank()? {
+            let message = format!("unexpected {} after the optimizer state", quote(&extra));
+            return Err(self.error_at(self.line, 1, message));
+        }
+        Ok(Some(state))
+    }
+
+    /// Reads (and checks) an optimiser state if there is one, for a caller that only
+    /// wants the model.
+    pub(super) fn skip_optimizer(&mut self) -> Result<(), Error> {
+        self.optimizer().map(|_| ())
+    }
+
+    /// The next line that is not blank, or `None` at the end of the file.
+    fn next_non_blank(&mut self) -> Result<Option<String>, Error> {
+        while let Some(text) = self.next_line()? {
+            if !text.trim().is_empty() {
+                return Ok(Some(text.to_owned()));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// An [`Activation`] from its display name: `ReLU`, `LeakyReLU(0.01)`, `Tanh`, `Sigmoid`,
+/// `Linear`.
+fn parse_activation(name: &str) -> Option<Activation> {
+    match name {
+        "ReLU" => Some(Activation::Relu),
+        "Tanh" => Some(Activation::Tanh),
+        "Sigmoid" => Some(Activation::Sigmoid),
+        "Linear" => Some(Activation::Linear),
+        _ => {
+            let slope = name.strip_prefix("LeakyReLU(")?.strip_suffix(')')?;
+            let slope = slope.parse::<f64>().ok().filter(|s| s.is_finite())?;
+            Some(Activation::LeakyRelu(slope))
+        }
+    }
+}
