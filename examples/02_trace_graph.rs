@@ -2,13 +2,17 @@
 //! `Value::to_dot()` gives Graphviz DOT (one record `{ data | grad }` per value, one small
 //! node per op), and Graphviz's `dot` turns it into an SVG picture.
 //!
-//! Run: `cargo run --example 02_trace_graph [-- --out DIR]`. It writes `simple.dot` and
-//! `neuron.dot` into DIR (default: `micrograd_trace_graph` in the system's temp dir), and
-//! `simple.svg` / `neuron.svg` next to them when Graphviz is installed.
+//! With `--html PATH` it also writes a web page that steps through the backward pass of
+//! the lecture's neuron, `o = tanh(x1*w1 + x2*w2 + b)`, node by node (`Value::to_html`),
+//! and prints each labelled value's data and grad after `o.backward()`.
+//!
+//! Run: `cargo run --example 02_trace_graph [-- --out DIR] [--html PATH]`. It writes
+//! `simple.dot` and `neuron.dot` into DIR (default: `micrograd_trace_graph` in the
+//! system's temp dir), and `simple.svg` / `neuron.svg` next to them when Graphviz is
+//! installed (or when built with `--features layout`, which draws without Graphviz).
 
-use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use micrograd::Value;
 
@@ -23,7 +27,7 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Result<(), String> {
-    let out_dir = parse_out_dir(std::env::args().skip(1))?;
+    let (out_dir, html) = parse_args(std::env::args().skip(1))?;
     std::fs::create_dir_all(&out_dir).map_err(|e| {
         format!(
             "cannot create the output directory {}: {e}; pass a writable directory with --out DIR",
@@ -41,7 +45,7 @@ fn run() -> Result<(), String> {
     // draw_dot(y)
     let simple = y.to_dot();
     print!("{simple}");
-    let mut svgs = vec![write_dot(&out_dir, "simple", &simple)?];
+    write_drawing(&out_dir, "simple", &y, &simple)?;
 
     // # a simple 2D neuron
     // random.seed(1337)
@@ -66,65 +70,102 @@ fn run() -> Result<(), String> {
     // y.backward()
     y.backward();
     // dot = draw_dot(y); dot.render('gout')
-    svgs.push(write_dot(&out_dir, "neuron", &y.to_dot())?);
+    write_drawing(&out_dir, "neuron", &y, &y.to_dot())?;
 
-    render_svgs(&svgs)
-}
-
-/// The directory given by `--out DIR` (or `--out=DIR`), else the default.
-fn parse_out_dir(mut args: impl Iterator<Item = String>) -> Result<PathBuf, String> {
-    let mut out = std::env::temp_dir().join("micrograd_trace_graph");
-    while let Some(arg) = args.next() {
-        if arg == "--out" {
-            out = args
-                .next()
-                .ok_or("--out needs a directory: --out DIR")?
-                .into();
-        } else if let Some(dir) = arg.strip_prefix("--out=") {
-            out = dir.into();
-        } else {
-            return Err(format!(
-                "unknown argument `{arg}`; usage: 02_trace_graph [--out DIR]"
-            ));
-        }
-    }
-    if out.as_os_str().is_empty() {
-        return Err("--out needs a non-empty directory".into());
-    }
-    Ok(out)
-}
-
-/// Writes `DIR/NAME.dot` and returns the `(dot, svg)` paths for rendering.
-fn write_dot(dir: &Path, name: &str, dot: &str) -> Result<(PathBuf, PathBuf), String> {
-    let dot_path = dir.join(format!("{name}.dot"));
-    std::fs::write(&dot_path, dot)
-        .map_err(|e| format!("cannot write {}: {e}", dot_path.display()))?;
-    println!("wrote {}", dot_path.display());
-    Ok((dot_path, dir.join(format!("{name}.svg"))))
-}
-
-/// Runs `dot -Tsvg IN -o OUT` on each file; without Graphviz, says how to get it.
-fn render_svgs(files: &[(PathBuf, PathBuf)]) -> Result<(), String> {
-    for (dot_path, svg_path) in files {
-        let status = Command::new("dot")
-            .arg("-Tsvg")
-            .arg(dot_path)
-            .arg("-o")
-            .arg(svg_path)
-            .status();
-        match status {
-            Ok(s) if s.success() => println!("wrote {}", svg_path.display()),
-            Ok(s) => return Err(format!("`dot -Tsvg {}` failed ({s})", dot_path.display())),
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                println!(
-                    "Graphviz `dot` is not installed, so no .svg was made; install it \
-                     (`apt-get install graphviz`, `brew install graphviz`) and run again, \
-                     or paste a .dot file into an online Graphviz viewer"
-                );
-                return Ok(());
-            }
-            Err(e) => return Err(format!("cannot run Graphviz `dot`: {e}")),
-        }
+    if let Some(path) = html {
+        write_lecture_stepper(&path)?;
     }
     Ok(())
+}
+
+/// The lecture's neuron (micrograd's Zero-to-Hero, part 1), its backward pass written
+/// as a page to step through; prints each labelled value as Python's `repr` does.
+#[allow(clippy::excessive_precision)] // the lecture's literal, digit for digit
+fn write_lecture_stepper(path: &Path) -> Result<(), String> {
+    // x1 = Value(2.0, label='x1'); x2 = Value(0.0, label='x2')
+    let x1 = Value::new(2.0).with_label("x1");
+    let x2 = Value::new(0.0).with_label("x2");
+    // w1 = Value(-3.0, label='w1'); w2 = Value(1.0, label='w2')
+    let w1 = Value::new(-3.0).with_label("w1");
+    let w2 = Value::new(1.0).with_label("w2");
+    // b = Value(6.8813735870195432, label='b')
+    let b = Value::new(6.8813735870195432).with_label("b");
+    // x1w1 = x1*w1; x2w2 = x2*w2; x1w1x2w2 = x1w1 + x2w2; n = x1w1x2w2 + b
+    let x1w1 = (&x1 * &w1).with_label("x1*w1");
+    let x2w2 = (&x2 * &w2).with_label("x2*w2");
+    let x1w1x2w2 = (&x1w1 + &x2w2).with_label("x1*w1 + x2*w2");
+    let n = (&x1w1x2w2 + &b).with_label("n");
+    // o = n.tanh(); o.label = 'o'
+    let o = n.tanh().with_label("o");
+    std::fs::write(path, o.to_html()).map_err(|e| {
+        format!(
+            "cannot write {}: {e}; pass a writable file with --html PATH",
+            path.display()
+        )
+    })?;
+    println!(
+        "wrote {} (open it in a browser and press \"step\")",
+        path.display()
+    );
+    // o.backward()
+    o.backward();
+    for v in [&o, &n, &x1w1x2w2, &x2w2, &x1w1, &b, &w2, &x2, &w1, &x1] {
+        println!("{} {v:?}", v.label().unwrap_or_default());
+    }
+    Ok(())
+}
+
+/// `--out DIR` (or `--out=DIR`; else the default) and `--html PATH`, if given.
+fn parse_args(
+    mut args: impl Iterator<Item = String>,
+) -> Result<(PathBuf, Option<PathBuf>), String> {
+    let mut out = std::env::temp_dir().join("micrograd_trace_graph");
+    let mut html = None;
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) => (flag.to_owned(), Some(value.to_owned())),
+            None => (arg.clone(), None),
+        };
+        let mut value = |what: &str| {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .filter(|v| !v.is_empty())
+                .ok_or(format!(
+                    "{flag} needs a non-empty {what}: {flag} {}",
+                    what.to_uppercase()
+                ))
+        };
+        match flag.as_str() {
+            "--out" => out = value("dir")?.into(),
+            "--html" => html = Some(value("path")?.into()),
+            _ => {
+                return Err(format!(
+                    "unknown argument `{arg}`; usage: 02_trace_graph [--out DIR] [--html PATH]"
+                ))
+            }
+        }
+    }
+    Ok((out, html))
+}
+
+/// Writes `DIR/NAME.dot`, and `DIR/NAME.svg` when a renderer is there
+/// (`Value::to_svg`: Graphviz, or the `layout` feature); else says how to get one.
+fn write_drawing(dir: &Path, name: &str, root: &Value, dot: &str) -> Result<(), String> {
+    let write = |ext: &str, text: &str| {
+        let path = dir.join(format!("{name}.{ext}"));
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        println!("wrote {}", path.display());
+        Ok::<(), String>(())
+    };
+    write("dot", dot)?;
+    match root.to_svg() {
+        Ok(svg) => write("svg", &svg),
+        Err(e) => {
+            println!(
+                "no .svg was made: {e}; or paste the .dot file into an online Graphviz viewer"
+            );
+            Ok(())
+        }
+    }
 }

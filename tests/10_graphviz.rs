@@ -116,3 +116,59 @@ fn graphviz_draws_the_same_records_or_says_how_to_get_it() {
         Err(e) => assert!(e.to_string().contains("apt-get install graphviz"), "{e}"),
     }
 }
+
+// The stepper page (`02_trace_graph --html PATH`): Python's `self.grad = 1`, then
+// `v._backward()` for v in reversed(topo), shown step by step. CI also drives the page in
+// a headless browser (scripts/check_stepper.py).
+#[test]
+fn the_stepper_page_replays_backward_with_each_rule_in_python_and_rust() {
+    let o = lecture_neuron();
+    let grads: Vec<f64> = o.topo().iter().map(Value::grad).collect();
+    let page = o.to_html();
+    assert_eq!(
+        o.topo().iter().map(Value::grad).collect::<Vec<_>>(),
+        grads,
+        "untouched"
+    );
+    // One step per value plus the seed; each step's grads are in the page in full.
+    assert_eq!(page.matches("\"seed\":").count(), o.topo().len() + 1);
+    for v in o.topo() {
+        assert!(page.contains(&format!("{:?}", v.grad())), "{:?}", v.label());
+    }
+    assert!(page.contains("self.grad = 1"), "the seed");
+    assert!(
+        page.contains("self.grad += (1 - t**2) * out.grad"),
+        "tanh, the lecture's"
+    );
+    assert!(
+        page.contains("self.grad += other.data * out.grad"),
+        "*, engine.py's"
+    );
+    // (`>` is written `\u003e` inside the page's data, so no label can end its script.)
+    assert!(
+        page.contains(r"Op::Tanh =\u003e (1.0 - out * out, 0.0),"),
+        "tanh, the crate's"
+    );
+    assert!(
+        !page.contains(" src=") && !page.contains("<link"),
+        "self-contained"
+    );
+}
+
+// A custom op steps like a built-in one and shows its name, with no source line.
+#[test]
+fn the_stepper_shows_a_custom_op_by_name() {
+    let x = Value::new(0.5).with_label("x");
+    let y = Value::custom("sin", &[&x], |p| p[0].sin(), |p, _, d| d[0] = p[0].cos());
+    let page = (&y * 2.0).with_label("out").to_html();
+    assert_eq!(x.grad(), 0.0, "the graph keeps the grads it had");
+    assert!(page.contains("custom op `sin` (Value::custom)"), "its name");
+    assert!(
+        page.contains(&format!("{:?}", 2.0 * 0.5f64.cos())),
+        "x.grad after the pass"
+    );
+    assert!(
+        page.contains("\"python\":[],\"rust\":[]"),
+        "no source line for the closure"
+    );
+}

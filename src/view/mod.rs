@@ -7,6 +7,9 @@
 //! | `dot.rs` | [`Value::to_dot`](crate::Value::to_dot), [`RankDir`] | `trace_graph.ipynb`'s `draw_dot` |
 //! | `svg.rs` | SVG by Graphviz or by the pure-Rust `layout-rs` ([`Renderer`]) | `dot.render(format='svg')` |
 //! | `drawing.rs` | [`Drawing`], [`draw_dot`], inline display in evcxr notebooks | a `Digraph` shown by Jupyter |
+//! | `html.rs`, `stepper.js`, `stepper.css` | [`Value::to_html`](crate::Value::to_html): a page that steps through `backward()` | the lecture's `o._backward()`, node by node |
+//! | `trace.rs` | recording that pass with the engine's own rules | `for v in reversed(topo): v._backward()` |
+//! | `rule_text.rs` | each op's rule as micrograd's Python and this crate's Rust | each op's `_backward` |
 //!
 //! ```
 //! use micrograd::{view::RankDir, Value};
@@ -16,7 +19,10 @@
 
 mod dot;
 mod drawing;
+mod html;
+mod rule_text;
 mod svg;
+mod trace;
 
 pub use dot::RankDir;
 pub use drawing::{draw_dot, Drawing};

@@ -1,0 +1,158 @@
+//! A recording of one backward pass, step by step, for the stepper page.
+//!
+//! The pass is Python's: `self.grad = 1`, then `v._backward()` for every `v` in
+//! `reversed(topo)`, run here with the engine's own rules ([`Value::set_grad`],
+//! [`Value::backward_step`]), so custom ops step like built-in ones. The graph's grads
+//! are put back as they were afterwards.
+
+use super::dot::op_label;
+use crate::engine::address::AddressMap;
+use crate::engine::op::Op;
+use crate::engine::Value;
+
+/// One value of the graph.
+pub(crate) struct TraceNode {
+    /// `with_label`'s name, if any.
+    pub(crate) label: Option<String>,
+    /// The op that made it, as `to_dot` shows it (`"*"`, `"**2"`, a custom op's name);
+    /// empty for a leaf.
+    pub(crate) op_label: String,
+    /// The op's kind (`Op::Custom` for every custom op).
+    pub(crate) op: Op,
+    /// The forward value.
+    pub(crate) data: f64,
+    /// Indices (into the trace's nodes) of its parents, in the op's order, repeats kept.
+    pub(crate) parents: Vec<usize>,
+}
+
+/// One grad changed by a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Change {
+    /// The node whose grad changed.
+    pub(crate) node: usize,
+    /// Its grad before the step.
+    pub(crate) before: f64,
+    /// Its grad after the step.
+    pub(crate) after: f64,
+}
+
+/// One step: the seed (`self.grad = 1`) or one node's rule.
+pub(crate) struct Step {
+    /// The node whose rule ran (the root for the seed).
+    pub(crate) node: usize,
+    /// Whether this is the seed `self.grad = 1` rather than a rule.
+    pub(crate) seed: bool,
+    /// The grads the step wrote: every parent of `node` once (a rule that adds 0 is
+    /// listed too), or the root for the seed.
+    pub(crate) changes: Vec<Change>,
+}
+
+/// The graph in topological order and the steps of its backward pass.
+pub(crate) struct Trace {
+    /// Every value, leaves first, the root last (`Value::topo`).
+    pub(crate) nodes: Vec<TraceNode>,
+    /// The seed, then one step per node in reverse topological order.
+    pub(crate) steps: Vec<Step>,
+}
+
+impl Trace {
+    /// Records the backward pass of `root` from zero grads; `root`'s graph keeps the
+    /// grads it had.
+    pub(crate) fn record(root: &Value) -> Trace {
+        let topo = root.topo();
+        let mut index: AddressMap<usize> = AddressMap::default();
+        for (i, v) in topo.iter().enumerate() {
+            index.insert(v.address(), i);
+        }
+        let nodes = topo
+            .iter()
+            .map(|v| {
+                let node = v.node();
+                TraceNode {
+                    label: node.label().map(str::to_owned),
+                    op_label: op_label(&node),
+                    op: node.op,
+                    data: node.data,
+                    parents: node.parents().iter().map(|p| index[&p.address()]).collect(),
+                }
+            })
+            .collect::<Vec<_>>();
+
+        let saved: Vec<f64> = topo.iter().map(Value::grad).collect();
+        topo.iter().for_each(Value::zero_grad);
+        let root_index = topo.len() - 1;
+        root.set_grad(1.0);
+        let mut steps = vec![Step {
+            node: root_index,
+            seed: true,
+            changes: vec![Change {
+                node: root_index,
+                before: 0.0,
+                after: 1.0,
+            }],
+        }];
+        for (i, v) in topo.iter().enumerate().rev() {
+            let mut parents = nodes[i].parents.clone();
+            parents.sort_unstable();
+            parents.dedup();
+            let before: Vec<f64> = parents.iter().map(|&p| topo[p].grad()).collect();
+            v.backward_step();
+            let changes = parents
+                .iter()
+                .zip(before)
+                .map(|(&p, before)| Change {
+                    node: p,
+                    before,
+                    after: topo[p].grad(),
+                })
+                .collect();
+            steps.push(Step {
+                node: i,
+                seed: false,
+                changes,
+            });
+        }
+        for (v, grad) in topo.iter().zip(saved) {
+            v.set_grad(grad);
+        }
+        Trace { nodes, steps }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    impl Trace {
+        /// Every node's grad after all the steps.
+        pub(crate) fn final_grads(&self) -> Vec<f64> {
+            let mut grads = vec![0.0; self.nodes.len()];
+            for change in self.steps.iter().flat_map(|s| &s.changes) {
+                grads[change.node] = change.after;
+            }
+            grads
+        }
+    }
+
+    // The trace runs the engine's rules in Python's order; its last grads are what
+    // backward() gives, and the graph's own grads are left as they were.
+    #[test]
+    fn the_trace_ends_with_backwards_grads_and_leaves_the_graph_untouched() {
+        let x = Value::new(-4.0).with_label("x");
+        let z = 2.0 * &x + 2.0 + &x;
+        let q = z.relu() + &z * &x;
+        let h = (&z * &z).relu();
+        let y = &h + &q + &q * &x;
+        let trace = Trace::record(&y);
+        assert_eq!(x.grad(), 0.0, "recording must not leave grads behind");
+        y.backward();
+        let engine: Vec<f64> = y.topo().iter().map(Value::grad).collect();
+        assert_eq!(trace.final_grads(), engine);
+        assert_eq!(trace.steps.len(), trace.nodes.len() + 1);
+        assert_eq!(
+            x.grad(),
+            46.0,
+            "and backward() after it still gives micrograd's number"
+        );
+    }
+}
