@@ -317,3 +317,32 @@ fn an_optimizers_debug_shows_its_settings_not_its_parameters() {
          step: 1, params: 2410 })"
     );
 }
+
+// ----- the state of an optimiser, to resume a run (lesson 17 saves it in a file) -----
+
+#[test]
+fn a_state_that_does_not_fit_is_refused_and_changes_nothing() {
+    let params = vec![Value::new(1.0), Value::new(2.0)];
+    let mut sgd = Sgd::new(params.clone(), 0.1)
+        .unwrap()
+        .momentum(0.5)
+        .unwrap();
+    set_grads(&params, &[1.0, -1.0]);
+    sgd.step().unwrap();
+    let before = sgd.state();
+    assert_eq!(before.slots, vec![vec![1.0], vec![-1.0]]); // v = g after one step
+
+    let mut one_short = before.clone();
+    one_short.slots.pop();
+    let mut not_finite = before.clone();
+    not_finite.slots[1][0] = f64::NAN;
+    let mut bad_lr = before.clone();
+    bad_lr.hyper_parameters[0].1 = -1.0;
+    let adams = Adam::new(params.clone(), 0.1).unwrap().state();
+    for state in [one_short, not_finite, adams] {
+        let err = sgd.set_state(&state).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    }
+    assert_eq!(hyper_parameter_name(sgd.set_state(&bad_lr)), "lr");
+    assert_eq!(sgd.state(), before);
+}
