@@ -4,8 +4,8 @@
 //! The graph of *one* sample is compiled once: 784 input leaves, 10 one-hot label leaves,
 //! and the softmax cross-entropy `ln(sum(exp(z))) - sum(y * z)` of the logits `z` (the
 //! label is an input, so the same tape serves every class). Per batch:
-//! `read_leaves`, then per sample `set_inputs` + `accumulate`, then `flush_grads` and
-//! the optimiser's step. For comparison, `forward + backward per sample` runs the same
+//! per sample `set_inputs` + `accumulate`, then `flush_grads` and the optimiser's step
+//! (the next run reads the parameters it wrote). For comparison, `forward + backward per sample` runs the same
 //! batch through `forward`/`backward` (the input `Value`s set with `set_data`).
 //!
 //! Needs MNIST's test set (`t10k-images-idx3-ubyte.gz`, `t10k-labels-idx1-ubyte.gz`) in
@@ -93,7 +93,6 @@ fn onehot(label: f64) -> [f64; 10] {
 fn check_one_sample(data: &Dataset) {
     let model = MLP::new(784, &[32, 10], &mut PythonRandom::seed(1));
     let mut s = compile(&model);
-    s.tape.read_leaves();
     s.tape.set_inputs(&s.image, &data.inputs[0]).expect("784");
     s.tape
         .set_inputs(&s.label, &onehot(data.labels[0]))
@@ -130,7 +129,6 @@ fn bench(c: &mut Criterion) {
     group.bench_function("tape accumulate, batch 32", |b| {
         b.iter(|| {
             let mut total = 0.0;
-            s.tape.read_leaves();
             for &i in next.next().expect("cycles") {
                 s.tape.set_inputs(&s.image, &data.inputs[i]).expect("784");
                 s.tape
@@ -166,7 +164,6 @@ fn bench(c: &mut Criterion) {
     group.bench_function("tape accumulate, batch 1", |b| {
         b.iter(|| {
             let i = next.next().expect("cycles")[0];
-            s.tape.read_leaves();
             s.tape.set_inputs(&s.image, &data.inputs[i]).expect("784");
             s.tape
                 .set_inputs(&s.label, &onehot(data.labels[i]))

@@ -111,7 +111,10 @@ fn run() -> common::Result {
         bar.set_message("testing");
         let start = Instant::now();
         accuracy = match &mut tape {
-            Some(tape) => tape.accuracy(&test)?,
+            // (and the tape checked against the graph built again, bit for bit)
+            Some(tape) => tape
+                .accuracy(&test)
+                .and_then(|a| Ok((tape.check(&model)?, a).1))?,
             None => classify::accuracy(&model, &test)?,
         };
         testing += start.elapsed();

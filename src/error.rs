@@ -81,6 +81,25 @@ pub enum Error {
         label: Option<String>,
     },
 
+    /// [`Tape::check`](crate::tape::Tape::check) found that the tape is not the graph
+    /// the program builds now.
+    #[error(
+        "the tape differs from the graph built again, at op `{op}`{}: {detail}; a value \
+         read with `.data()` while building (a constant, or a branch taken on it) was \
+         frozen when the tape was compiled: build it with ops instead, or compile a new \
+         tape for this data",
+        describe_label(label)
+    )]
+    TapeMismatch {
+        /// The op of the first node that differs, in the graph built again (`""` for a
+        /// leaf, such as a constant computed from the data).
+        op: &'static str,
+        /// Its label, if it has one.
+        label: Option<String>,
+        /// What differs: the shape, the value or the gradient, with both numbers.
+        detail: String,
+    },
+
     /// A graph could not be drawn as SVG (no renderer installed, or the renderer failed).
     #[error("cannot draw the graph as SVG: {0}")]
     Render(String),

@@ -22,6 +22,8 @@
 //! | `forward.rs` | [`Tape::forward`] |
 //! | `layer.rs` | layers: sums that share their inputs, added up together |
 //! | `backward.rs` | [`Tape::backward`] |
+//! | `graph.rs` | the tape as a dynamic graph again, to name the culprit of a NaN |
+//! | `check.rs` | [`Tape::check`]: the tape against the graph built again |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
 //!
 //! ```
@@ -50,8 +52,10 @@
 
 mod backward;
 mod batch;
+mod check;
 mod compile;
 mod forward;
+mod graph;
 mod layer;
 mod layout;
 
