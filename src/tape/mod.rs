@@ -11,8 +11,9 @@
 //! [`Value::set_data`](crate::Value::set_data), run `forward`, run `backward`, and read
 //! the gradients with [`Value::grad`](crate::Value::grad) as after
 //! [`Value::backward`](crate::Value::backward). Only the data of leaves may change
-//! between runs; to change the expression, compile a new tape. `docs/tape.md` in the
-//! repository has the rules and when to use which engine.
+//! between runs; to change the expression, compile a new tape.
+//! [`docs/tape.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/tape.md) has
+//! the rules and when to use which engine.
 //!
 //! | file | what it holds |
 //! |------|---------------|
