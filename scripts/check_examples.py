@@ -84,6 +84,18 @@ def small_examples():
             check(float(m.group(2)) < 1e-3, f"05_adam_toy final loss {m.group(2)} < 1e-3")
 
 
+def lecture_backprop():
+    """08_lecture_backprop prints the lecture's gradients, the same three ways."""
+    dot = os.path.join(tempfile.mkdtemp(), "neuron.dot")
+    code, out, _ = run("08_lecture_backprop", "--dot", dot)
+    check(code == 0, "08_lecture_backprop exits 0")
+    # Python micrograd with the lecture's tanh: scripts/python_reference.out, lecture_neuron
+    want = "x1.grad = -1.4999999999999993, w1.grad = 0.9999999999999996"
+    check(out.count(want) == 3, "08_lecture_backprop: x1, w1 grads by hand, in topo order, by backward()")
+    check("L = -7.286496" in out, "08_lecture_backprop: one nudge gives the lecture's L = -7.286496")
+    check(os.path.exists(dot) and open(dot).read().startswith("digraph"), "08_lecture_backprop --dot writes DOT")
+
+
 def bad_inputs():
     tmp = tempfile.mkdtemp()
     bad_csv = os.path.join(tmp, "bad.csv")
@@ -100,6 +112,8 @@ def bad_inputs():
         ("07_mnist", ["--data", empty_dir], "empty"),
         ("07_mnist", ["--data", empty_dir, "--holdout", "x"], "--holdout"),
         ("03_moons", ["--engine", "fast"], "--engine"),
+        ("08_lecture_backprop", ["--h", "0"], "--h"),
+        ("08_lecture_backprop", ["--dot", os.path.join(tmp, "no", "such", "dir.dot")], "does not exist"),
     ]
     for name, args, needle in cases:
         code, _, err = run(name, *args)
@@ -131,6 +145,7 @@ def mnist():
 
 moons()
 small_examples()
+lecture_backprop()
 bad_inputs()
 digits()
 mnist()
