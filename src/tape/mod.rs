@@ -11,13 +11,18 @@
 //! [`Value::set_data`](crate::Value::set_data), run `forward`, run `backward`, and read
 //! the gradients with [`Value::grad`](crate::Value::grad) as after
 //! [`Value::backward`](crate::Value::backward). Only the data of leaves may change
-//! between runs; to change the expression, compile a new tape. `docs/tape.md` in the
-//! repository has the rules and when to use which engine.
+//! between runs; to change the expression, compile a new tape.
+//!
+//! Compiled or not, the numbers are the same bit for bit (values, gradients, and the
+//! errors of a NaN or infinity). What a tape cannot know is a number the program read
+//! with `.data()` while building: it is frozen into the tape.
+//! [`Tape::check`] builds the graph again and says where it differs. `docs/tape.md` in
+//! the repository has the rules and when to use which engine.
 //!
 //! | file | what it holds |
 //! |------|---------------|
 //! | `layout.rs` | the [`Tape`] and its arrays; reading results |
-//! | `compile.rs` | [`Tape::compile`]: topological order, flattening |
+//! | `compile.rs` | [`Tape::compile`]: the graph's backward order, flattening |
 //! | `forward.rs` | [`Tape::forward`] |
 //! | `layer.rs` | layers: sums that share their inputs, added up together |
 //! | `backward.rs` | [`Tape::backward`] |
