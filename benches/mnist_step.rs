@@ -8,10 +8,11 @@
 //! (the next run reads the parameters it wrote). For comparison, `forward + backward per sample` runs the same
 //! batch through `forward`/`backward` (the input `Value`s set with `set_data`).
 //!
-//! Needs the MNIST test set in `/work/shared/data/mnist` (or `$MNIST_DIR`); without it
-//! the bench prints a message and measures nothing.
+//! Needs MNIST's test set (`t10k-images-idx3-ubyte.gz`, `t10k-labels-idx1-ubyte.gz`) in
+//! the directory `$MNIST_DIR`, or `data/mnist` under the repository root when it is not
+//! set; without them the bench says what to set and measures nothing.
 //!
-//! `cargo bench --bench mnist_step`
+//! `MNIST_DIR=path/to/mnist cargo bench --bench mnist_step`
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -27,15 +28,20 @@ const BATCH: usize = 32;
 const LR: f64 = 0.01;
 
 fn mnist() -> Option<Dataset> {
+    // Cargo runs a bench in its package's directory, `benches/`: `..` is the repository.
     let dir = std::env::var_os("MNIST_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/data/mnist"));
+        .unwrap_or_else(|| PathBuf::from("../data/mnist"));
     let images = dir.join("t10k-images-idx3-ubyte.gz");
     let labels = dir.join("t10k-labels-idx1-ubyte.gz");
     match load_mnist(&images, &labels) {
         Ok(data) => Some(data),
         Err(e) => {
-            println!("skipping the MNIST bench: {e} (set MNIST_DIR to the directory of t10k-*)");
+            println!(
+                "skipping the MNIST bench: {e}\nset MNIST_DIR to the directory holding \
+                 t10k-images-idx3-ubyte.gz and t10k-labels-idx1-ubyte.gz, e.g. \
+                 `MNIST_DIR=path/to/mnist cargo bench --bench mnist_step`"
+            );
             None
         }
     }

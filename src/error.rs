@@ -108,8 +108,10 @@ pub enum Error {
     #[error("invalid input: {0}")]
     InvalidInput(String),
 
-    /// A file could not be opened or read.
-    #[error("cannot read {path}: {source}")]
+    /// A file could not be opened or read. What the operating system said is the
+    /// error's [`source`](std::error::Error::source), not part of its message, so an error
+    /// chain (`anyhow`, `{:#}`) prints it once.
+    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: std::path::PathBuf,
@@ -117,8 +119,10 @@ pub enum Error {
         source: std::io::Error,
     },
 
-    /// A file could not be created or written (e.g. by [`MLP::save`](crate::nn::MLP::save)).
-    #[error("cannot write {path}: {source}")]
+    /// A file could not be created or written (e.g. by [`MLP::save`](crate::nn::MLP::save));
+    /// what the operating system said is the error's
+    /// [`source`](std::error::Error::source), as for [`Error::Io`].
+    #[error("cannot write {path}")]
     Write {
         /// The file.
         path: std::path::PathBuf,

@@ -297,6 +297,27 @@ fn a_refused_learning_rate_leaves_the_old_one() {
     assert_eq!(sgd.learning_rate(), 0.0);
 }
 
+#[test]
+fn an_optimizers_debug_shows_its_settings_not_its_parameters() {
+    let params: Vec<Value> = (0..2410).map(|i| Value::new(i as f64)).collect();
+    let sgd = Sgd::new(params.clone(), 0.1)
+        .unwrap()
+        .momentum(0.9)
+        .unwrap();
+    assert_eq!(
+        format!("{sgd:?}"),
+        "Sgd { lr: 0.1, momentum: 0.9, weight_decay: 0.0, params: 2410 }"
+    );
+    let mut adamw = AdamW::new(params.clone(), 0.01).unwrap();
+    adamw.zero_grad();
+    adamw.step().unwrap();
+    assert_eq!(
+        format!("{adamw:?}"),
+        "AdamW(Adam { lr: 0.01, beta1: 0.9, beta2: 0.999, eps: 1e-8, weight_decay: 0.01, \
+         step: 1, params: 2410 })"
+    );
+}
+
 // ----- the state of an optimiser, to resume a run (lesson 17 saves it in a file) -----
 
 #[test]

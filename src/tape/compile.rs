@@ -17,7 +17,7 @@ use super::layout::{Run, Step};
 use super::Tape;
 use crate::engine::address::{AddressMap, AddressSet};
 use crate::engine::op::Op;
-use crate::engine::rules::Arity;
+use crate::engine::rules::{Arity, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
@@ -145,7 +145,7 @@ impl Tape {
             leaf_index: AddressMap::default(),
             steps: Vec::with_capacity(n),
             args: Vec::with_capacity(n),
-            consts: vec![0.0],
+            consts: vec![NO_CONSTS],
             runs: Vec::new(),
             data: Vec::with_capacity(n + 1),
             grad: vec![0.0; n + 1],
@@ -190,11 +190,11 @@ impl Tape {
                     (step, [start as u32, tape.runs.len() as u32])
                 }
                 (None, Arity::Zero) => (Step::Leaf, [0, 0]),
-                (None, Arity::One) if node.param() == 0.0 => {
+                (None, Arity::One) if node.consts() == NO_CONSTS => {
                     (Step::Unary(node.op), [idx(&parents[0]), 0])
                 }
                 (None, Arity::One) => {
-                    tape.consts.push(node.param());
+                    tape.consts.push(node.consts());
                     let c = (tape.consts.len() - 1) as u32;
                     (Step::Unary(node.op), [idx(&parents[0]), c])
                 }
