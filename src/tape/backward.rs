@@ -68,8 +68,7 @@ impl Tape {
         let from_zero = self.grad[..first].iter().all(|g| g.to_bits() == 0);
         self.run_backward(true)?;
         for (leaf, &g) in self.leaves.iter().zip(&self.grad) {
-            leaf.zero_grad();
-            leaf.add_grad(g);
+            leaf.set_grad(g);
         }
         // `grad_of` wants this pass alone: the leaves' entries are it only if they
         // started from 0; else `grad_of` runs the pass again from 0 if it is asked.

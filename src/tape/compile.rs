@@ -1,10 +1,13 @@
 //! Compiling: flattening the graph under a root into a [`Tape`], without recursion.
 //!
-//! Python's `backward` orders the graph with a recursive depth-first search
-//! (`build_topo`). Here the same depth-first search keeps its own stack, so a chain of
-//! millions of nodes compiles at a constant call depth. Its post-order (each node after
-//! all of its parents) is the topological order; the leaves are then moved to the front
-//! and every node gets its index in the arrays.
+//! The graph's nodes are listed by [`Value::topo`] (Python's `build_topo`, with its own
+//! stack, so a chain of millions of nodes compiles at a constant call depth). Then the
+//! order in which [`Value::backward`] runs their rules is replayed ([`backward_ranks`]),
+//! and the inner nodes are placed in the reverse of it, after the leaves: the tape's
+//! backward loop, last node first, then adds each node's gradient contributions in the
+//! graph's order, which float addition needs for the same bits.
+//! [`Tape::same_order_as_graph`] verifies that fusing kept it so; if not, the tape is
+//! compiled again without fusing.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -38,9 +38,12 @@ use crate::error::Error;
 ///
 /// Consecutive pairs `[x, y], [x + 1, y + 1], ..` are stored as one `Run`, so that the
 /// loops over them read contiguous slices (which the compiler vectorises where it
-/// may). Compiling orders the nodes to make runs long: the leaves in the order the
-/// `sum`s read them (a neuron's weights next to each other, then its inputs), the inner
-/// nodes by depth (a layer's outputs next to each other).
+/// may). The leaves are in the order the `sum`s read them (a neuron's weights next to
+/// each other, then its inputs). The inner nodes are in the reverse of the order in
+/// which [`Value::backward`] runs their rules, so that the backward pass adds each
+/// node's gradient contributions in the graph's order, bit for bit the same sums
+/// (`compile.rs`); in a network that puts a layer's outputs for one sample next to
+/// each other.
 ///
 /// See the [module docs](crate::tape) for how to use it.
 pub struct Tape {
