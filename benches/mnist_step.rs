@@ -4,14 +4,15 @@
 //! The graph of *one* sample is compiled once: 784 input leaves, 10 one-hot label leaves,
 //! and the softmax cross-entropy `ln(sum(exp(z))) - sum(y * z)` of the logits `z` (the
 //! label is an input, so the same tape serves every class). Per batch:
-//! `read_leaves`, then per sample `set_inputs` + `accumulate`, then `flush_grads` and
-//! the optimiser's step. For comparison, `forward + backward per sample` runs the same
+//! per sample `set_inputs` + `accumulate`, then `flush_grads` and the optimiser's step
+//! (the next run reads the parameters it wrote). For comparison, `forward + backward per sample` runs the same
 //! batch through `forward`/`backward` (the input `Value`s set with `set_data`).
 //!
-//! Needs the MNIST test set in `/work/shared/data/mnist` (or `$MNIST_DIR`); without it
-//! the bench prints a message and measures nothing.
+//! Needs MNIST's test set (`t10k-images-idx3-ubyte.gz`, `t10k-labels-idx1-ubyte.gz`) in
+//! the directory `$MNIST_DIR`, or `data/mnist` under the repository root when it is not
+//! set; without them the bench says what to set and measures nothing.
 //!
-//! `cargo bench --bench mnist_step`
+//! `MNIST_DIR=path/to/mnist cargo bench --bench mnist_step`
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -27,15 +28,20 @@ const BATCH: usize = 32;
 const LR: f64 = 0.01;
 
 fn mnist() -> Option<Dataset> {
+    // Cargo runs a bench in its package's directory, `benches/`: `..` is the repository.
     let dir = std::env::var_os("MNIST_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/data/mnist"));
+        .unwrap_or_else(|| PathBuf::from("../data/mnist"));
     let images = dir.join("t10k-images-idx3-ubyte.gz");
     let labels = dir.join("t10k-labels-idx1-ubyte.gz");
     match load_mnist(&images, &labels) {
         Ok(data) => Some(data),
         Err(e) => {
-            println!("skipping the MNIST bench: {e} (set MNIST_DIR to the directory of t10k-*)");
+            println!(
+                "skipping the MNIST bench: {e}\nset MNIST_DIR to the directory holding \
+                 t10k-images-idx3-ubyte.gz and t10k-labels-idx1-ubyte.gz, e.g. \
+                 `MNIST_DIR=path/to/mnist cargo bench --bench mnist_step`"
+            );
             None
         }
     }
@@ -87,7 +93,6 @@ fn onehot(label: f64) -> [f64; 10] {
 fn check_one_sample(data: &Dataset) {
     let model = MLP::new(784, &[32, 10], &mut PythonRandom::seed(1));
     let mut s = compile(&model);
-    s.tape.read_leaves();
     s.tape.set_inputs(&s.image, &data.inputs[0]).expect("784");
     s.tape
         .set_inputs(&s.label, &onehot(data.labels[0]))
@@ -124,7 +129,6 @@ fn bench(c: &mut Criterion) {
     group.bench_function("tape accumulate, batch 32", |b| {
         b.iter(|| {
             let mut total = 0.0;
-            s.tape.read_leaves();
             for &i in next.next().expect("cycles") {
                 s.tape.set_inputs(&s.image, &data.inputs[i]).expect("784");
                 s.tape
@@ -160,7 +164,6 @@ fn bench(c: &mut Criterion) {
     group.bench_function("tape accumulate, batch 1", |b| {
         b.iter(|| {
             let i = next.next().expect("cycles")[0];
-            s.tape.read_leaves();
             s.tape.set_inputs(&s.image, &data.inputs[i]).expect("784");
             s.tape
                 .set_inputs(&s.label, &onehot(data.labels[i]))

@@ -128,16 +128,22 @@ fn train(
 /// [`train`] through a [`Tape`]: the graph of [`demo_loss`] is built once (its inputs
 /// never change, and the parameters are its leaves) and compiled; each step then runs
 /// it forward and backward, reading the scores back for the accuracy. The optimiser is
-/// the same, and so are the printed numbers.
+/// the same, and so are the printed numbers. Before the first step and after the last,
+/// `Tape::check` builds the graph again and compares it with the tape, bit for bit.
 fn train_on_tape(
     model: &MLP,
     data: &Dataset,
     steps: usize,
     times: &mut Vec<f64>,
 ) -> Result<(f64, f64), Error> {
-    let scores = common::predict(model, &data.inputs)?;
-    let total = loss::svm_hinge(&scores, &data.labels)? + loss::l2(&model.parameters(), 1e-4);
+    let build = || -> Result<(Value, Vec<Value>), Error> {
+        let scores = common::predict(model, &data.inputs)?;
+        let total = loss::svm_hinge(&scores, &data.labels)? + loss::l2(&model.parameters(), 1e-4);
+        Ok((total, scores))
+    };
+    let (total, scores) = build()?;
     let mut tape = Tape::compile_with_outputs(&total, &scores)?;
+    tape.check(|| Ok(build()?.0))?;
     let mut sgd = Sgd::new(model.parameters(), 1.0)?;
     let schedule = Schedule::linear(1.0, 0.1, 100)?; // 1.0 - 0.9*k/100
     let mut last = (f64::NAN, f64::NAN);
@@ -158,6 +164,7 @@ fn train_on_tape(
         common::print_step(k, total, Some(accuracy));
         last = (total, accuracy);
     }
+    tape.check(|| Ok(build()?.0))?;
     Ok(last)
 }
 

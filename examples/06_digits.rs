@@ -59,7 +59,7 @@ fn run() -> common::Result {
 
     let mut train = load_digits(&path)?;
     let mut rng = StdRng::seed_from_u64(t.seed);
-    train.shuffle(&mut rng);
+    train.shuffle(&mut rng)?;
     let holdout = t.holdout.unwrap_or(train.len() / 5);
     let test = classify::hold_out(&mut train, holdout)?;
 
@@ -70,7 +70,7 @@ fn run() -> common::Result {
     let start = Instant::now();
     let (mut step, mut loss, mut accuracy) = (0, f64::NAN, 0.0);
     for _ in 0..t.epochs {
-        train.shuffle(&mut rng);
+        train.shuffle(&mut rng)?;
         loss = classify::train_epoch(&model, &mut opt, &train, t.batch_size, &mut step, || {})?;
         accuracy = classify::accuracy(&model, &test)?;
         common::print_step(step - 1, loss, Some(accuracy));
@@ -89,7 +89,11 @@ fn run() -> common::Result {
 /// labels, and scales the pixels to [0, 1].
 fn load_digits(path: &Path) -> common::Result<Dataset> {
     let mut data = load_csv(path).map_err(|e| match e {
-        Error::Io { .. } => format!("{e}; pass --data PATH to the digits CSV").into(),
+        Error::Io { .. } => format!(
+            "{}; pass --data PATH to the digits CSV",
+            common::with_sources(&e)
+        )
+        .into(),
         other => Box::<dyn std::error::Error>::from(other),
     })?;
     classify::check_width(&data, 64, path)?;

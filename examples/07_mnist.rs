@@ -99,7 +99,7 @@ fn run() -> common::Result {
     let (mut training, mut testing) = (Duration::ZERO, Duration::ZERO);
     let (mut step, mut loss, mut accuracy) = (0, f64::NAN, 0.0);
     for epoch in 1..=t.epochs {
-        train.shuffle(&mut rng);
+        train.shuffle(&mut rng)?;
         let bar = progress_bar(epoch, train.len().div_ceil(t.batch_size));
         let start = Instant::now();
         let tick = || bar.inc(1);
@@ -111,7 +111,10 @@ fn run() -> common::Result {
         bar.set_message("testing");
         let start = Instant::now();
         accuracy = match &mut tape {
-            Some(tape) => tape.accuracy(&test)?,
+            // (and the tape checked against the graph built again, bit for bit)
+            Some(tape) => tape
+                .accuracy(&test)
+                .and_then(|a| Ok((tape.check(&model)?, a).1))?,
             None => classify::accuracy(&model, &test)?,
         };
         testing += start.elapsed();

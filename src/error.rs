@@ -81,6 +81,25 @@ pub enum Error {
         label: Option<String>,
     },
 
+    /// [`Tape::check`](crate::tape::Tape::check) found that the tape is not the graph
+    /// the program builds now.
+    #[error(
+        "the tape differs from the graph built again, at op `{op}`{}: {detail}; a value \
+         read with `.data()` while building (a constant, or a branch taken on it) was \
+         frozen when the tape was compiled: build it with ops instead, or compile a new \
+         tape for this data",
+        describe_label(label)
+    )]
+    TapeMismatch {
+        /// The op of the first node that differs, in the graph built again (`""` for a
+        /// leaf, such as a constant computed from the data).
+        op: &'static str,
+        /// Its label, if it has one.
+        label: Option<String>,
+        /// What differs: the shape, the value or the gradient, with both numbers.
+        detail: String,
+    },
+
     /// A graph could not be drawn as SVG (no renderer installed, or the renderer failed).
     #[error("cannot draw the graph as SVG: {0}")]
     Render(String),
@@ -89,8 +108,10 @@ pub enum Error {
     #[error("invalid input: {0}")]
     InvalidInput(String),
 
-    /// A file could not be opened or read.
-    #[error("cannot read {path}: {source}")]
+    /// A file could not be opened or read. What the operating system said is the
+    /// error's [`source`](std::error::Error::source), not part of its message, so an error
+    /// chain (`anyhow`, `{:#}`) prints it once.
+    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: std::path::PathBuf,
@@ -98,8 +119,10 @@ pub enum Error {
         source: std::io::Error,
     },
 
-    /// A file could not be created or written (e.g. by [`MLP::save`](crate::nn::MLP::save)).
-    #[error("cannot write {path}: {source}")]
+    /// A file could not be created or written (e.g. by [`MLP::save`](crate::nn::MLP::save));
+    /// what the operating system said is the error's
+    /// [`source`](std::error::Error::source), as for [`Error::Io`].
+    #[error("cannot write {path}")]
     Write {
         /// The file.
         path: std::path::PathBuf,

@@ -100,8 +100,20 @@
 //! | [`data`] | `make_moons` | CSV, MNIST, synthetic data, batches |
 //! | [`random`] | `random.seed`, `random.uniform` | Python's generator, bit for bit |
 //!
-//! `docs/python-to-rust.md` in the repository maps every line of `engine.py`, `nn.py`
-//! and the demo notebook to its Rust counterpart.
+//! [`docs/python-to-rust.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/python-to-rust.md)
+//! maps every line of `engine.py`, `nn.py` and the demo notebook to its Rust counterpart.
+//!
+//! ## Features
+//!
+//! `flate2` and `rand_mt` are on by default; without them (`default-features = false`)
+//! the crate needs only `rand` (with no features of its own) and `thiserror`.
+//!
+//! | feature | what it adds |
+//! |---------|--------------|
+//! | `layout` (off by default) | drawing graphs as SVG without Graphviz installed (pure-Rust `layout-rs`) |
+//! | `serde` (off by default) | `Serialize`/`Deserialize` for the saved forms of models and optimisers |
+//! | `flate2` | reading gzip-compressed data files (`.csv.gz`, MNIST's `.gz`); without it such a file is an [`Error::Parse`] that says so |
+//! | `rand_mt` | `random::PythonRandom`: CPython's generator, for Python micrograd's exact weights |
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -118,6 +130,12 @@ pub mod view;
 
 pub use engine::Value;
 pub use error::{Error, Pass};
+/// The `rand` this crate is built with: its [`Rng`](rand::Rng) is what
+/// [`MLP::new`](nn::MLP::new) and [`Dataset::shuffle`](data::Dataset::shuffle) take, so a
+/// generator from `micrograd::rand` always fits (one from another major version of `rand`
+/// does not). Built without default features: [`SmallRng`](rand::rngs::SmallRng) is
+/// there; for `StdRng` depend on `rand` 0.10 yourself, and Cargo shares one copy.
+pub use rand;
 
 /// Everything a typical program needs: `use micrograd::prelude::*;`.
 ///

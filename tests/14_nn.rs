@@ -183,3 +183,46 @@ fn the_same_seed_builds_the_same_model() {
     let b = MLP::new(2, &[8, 1], &mut rng());
     assert_eq!(data(&a.parameters()), data(&b.parameters()));
 }
+
+/// The loss of `model` on the four points of micrograd's README-style toy problem.
+fn toy_loss(model: &MLP) -> Value {
+    let xs = [[2.0, 3.0], [3.0, -1.0], [0.5, 1.0], [1.0, 1.0]];
+    let preds: Vec<Value> = xs
+        .iter()
+        .map(|x| model.forward_f64(x).unwrap().remove(0))
+        .collect();
+    micrograd::loss::mse(&preds, &[1.0, -1.0, -1.0, 1.0]).unwrap()
+}
+
+// Python: best = copy.deepcopy(model)  (whenever the loss improves)
+#[test]
+fn a_cloned_model_is_a_snapshot_that_later_training_does_not_move() {
+    let model = MLP::new(2, &[4, 4, 1], &mut PythonRandom::seed(1337));
+    let mut sgd = Sgd::new(model.parameters(), 0.05).unwrap();
+    let (mut best, mut best_loss) = (model.clone(), f64::INFINITY);
+    for _ in 0..30 {
+        let loss = toy_loss(&model);
+        if loss.data() < best_loss {
+            (best, best_loss) = (model.clone(), loss.data());
+        }
+        sgd.zero_grad();
+        loss.backward();
+        sgd.step().unwrap();
+    }
+    assert_eq!(
+        toy_loss(&best).data(),
+        best_loss,
+        "the snapshot kept its weights"
+    );
+    assert_ne!(
+        toy_loss(&model).data(),
+        best_loss,
+        "training went on without it"
+    );
+    let shared = model
+        .parameters()
+        .iter()
+        .zip(best.parameters())
+        .any(|(a, b)| Value::ptr_eq(a, &b));
+    assert!(!shared, "a clone shares no parameter with its original");
+}

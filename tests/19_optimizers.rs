@@ -296,3 +296,53 @@ fn a_refused_learning_rate_leaves_the_old_one() {
     assert_eq!(hyper_parameter_name(sgd.set_learning_rate(-1.0)), "lr");
     assert_eq!(sgd.learning_rate(), 0.0);
 }
+
+#[test]
+fn an_optimizers_debug_shows_its_settings_not_its_parameters() {
+    let params: Vec<Value> = (0..2410).map(|i| Value::new(i as f64)).collect();
+    let sgd = Sgd::new(params.clone(), 0.1)
+        .unwrap()
+        .momentum(0.9)
+        .unwrap();
+    assert_eq!(
+        format!("{sgd:?}"),
+        "Sgd { lr: 0.1, momentum: 0.9, weight_decay: 0.0, params: 2410 }"
+    );
+    let mut adamw = AdamW::new(params.clone(), 0.01).unwrap();
+    adamw.zero_grad();
+    adamw.step().unwrap();
+    assert_eq!(
+        format!("{adamw:?}"),
+        "AdamW(Adam { lr: 0.01, beta1: 0.9, beta2: 0.999, eps: 1e-8, weight_decay: 0.01, \
+         step: 1, params: 2410 })"
+    );
+}
+
+// ----- the state of an optimiser, to resume a run (lesson 17 saves it in a file) -----
+
+#[test]
+fn a_state_that_does_not_fit_is_refused_and_changes_nothing() {
+    let params = vec![Value::new(1.0), Value::new(2.0)];
+    let mut sgd = Sgd::new(params.clone(), 0.1)
+        .unwrap()
+        .momentum(0.5)
+        .unwrap();
+    set_grads(&params, &[1.0, -1.0]);
+    sgd.step().unwrap();
+    let before = sgd.state();
+    assert_eq!(before.slots, vec![vec![1.0], vec![-1.0]]); // v = g after one step
+
+    let mut one_short = before.clone();
+    one_short.slots.pop();
+    let mut not_finite = before.clone();
+    not_finite.slots[1][0] = f64::NAN;
+    let mut bad_lr = before.clone();
+    bad_lr.hyper_parameters[0].1 = -1.0;
+    let adams = Adam::new(params.clone(), 0.1).unwrap().state();
+    for state in [one_short, not_finite, adams] {
+        let err = sgd.set_state(&state).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    }
+    assert_eq!(hyper_parameter_name(sgd.set_state(&bad_lr)), "lr");
+    assert_eq!(sgd.state(), before);
+}

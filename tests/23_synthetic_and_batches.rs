@@ -116,7 +116,7 @@ fn numbered(n: usize) -> Dataset {
 #[test]
 fn shuffle_permutes_samples_and_keeps_each_input_with_its_label() {
     let mut data = numbered(10);
-    data.shuffle(&mut rng(7));
+    data.shuffle(&mut rng(7)).unwrap();
     assert_ne!(data, numbered(10), "seed 7 happens to keep this order");
     for (x, &y) in data.inputs.iter().zip(&data.labels) {
         assert_eq!(x, &vec![y, -y]);
@@ -165,4 +165,17 @@ fn a_zero_batch_size_or_unequal_lengths_are_errors() {
     let mut broken = numbered(3);
     broken.labels.pop();
     assert!(matches!(broken.batches(2), Err(Error::InvalidInput(_))));
+}
+
+#[test]
+fn shuffle_refuses_mismatched_lengths_as_batches_does_and_changes_nothing() {
+    let mut broken = numbered(3);
+    broken.labels.pop();
+    let before = broken.clone();
+    let err = broken.shuffle(&mut rng(7)).unwrap_err();
+    assert!(
+        err.to_string().contains("3 input rows but 2 labels"),
+        "{err}"
+    );
+    assert_eq!(broken, before);
 }

@@ -14,6 +14,8 @@ use super::Result;
 /// One image's loss on a tape, and the leaves that each image (and batch) fills in.
 pub struct ImageTape {
     tape: Tape,
+    /// The leaves of the pixels, the one-hot label and the scale (for `Tape::check`).
+    leaves: [Vec<Value>; 3],
     /// The pixels.
     image: Inputs,
     /// The one-hot label.
@@ -29,23 +31,29 @@ impl ImageTape {
     ///
     /// The loss is `ln(sum_i exp(z_i)) - sum_i y_i z_i`, the softmax cross-entropy of
     /// `loss::softmax_cross_entropy` with the label as leaves instead of an index (so one
-    /// tape serves every class) and without its max shift (which depends on the data,
-    /// and a tape cannot rebuild it): the logits of these small, scaled models stay far
+    /// tape serves every class) and without its max shift (ten more nodes per image):
+    /// the logits of these small, scaled models stay far
     /// from exp's overflow at 709, and the tape reports a non-finite loss if not.
     pub fn compile(model: &MLP) -> Result<ImageTape> {
         let leaves = |n: usize| (0..n).map(|_| Value::new(0.0)).collect::<Vec<_>>();
-        let (x, y, scale) = (leaves(model.nin()), leaves(model.nout()), Value::new(1.0));
-        let logits = model.forward(&x)?;
-        let log_sum_exp = logits.iter().map(Value::exp).sum::<Value>().ln();
-        let picked: Value = logits.iter().zip(&y).map(|(z, y)| y * z).sum();
-        let loss = (log_sum_exp - picked) * &scale;
+        let leaves = [leaves(model.nin()), leaves(model.nout()), leaves(1)];
+        let (loss, logits) = image_loss(model, &leaves)?;
         let tape = Tape::compile_with_outputs(&loss, &logits)?;
         Ok(ImageTape {
-            image: tape.inputs(&x)?,
-            label: tape.inputs(&y)?,
-            scale: tape.inputs(&[scale])?,
+            image: tape.inputs(&leaves[0])?,
+            label: tape.inputs(&leaves[1])?,
+            scale: tape.inputs(&leaves[2])?,
             tape,
+            leaves,
         })
+    }
+
+    /// `Tape::check`: builds the loss's graph again on the tape's current numbers (the
+    /// last image run, the parameters as they are) and compares it with the tape.
+    pub fn check(&mut self, model: &MLP) -> Result {
+        let leaves = &self.leaves;
+        self.tape.check(|| Ok(image_loss(model, leaves)?.0))?;
+        Ok(())
     }
 
     /// One epoch of mini-batch training, as `classify::train_epoch`: per batch, every
@@ -64,7 +72,6 @@ impl ImageTape {
         let mut sum = 0.0;
         let mut onehot = vec![0.0; self.label.len()];
         for (inputs, labels) in batches {
-            self.tape.read_leaves(); // the parameters as the optimiser left them
             self.tape
                 .set_inputs(&self.scale, &[1.0 / inputs.len() as f64])?;
             let mut loss = 0.0;
@@ -88,7 +95,6 @@ impl ImageTape {
 
     /// The fraction of `data` whose largest logit is its label, as `classify::accuracy`.
     pub fn accuracy(&mut self, data: &Dataset) -> Result<f64> {
-        self.tape.read_leaves();
         let mut correct = 0;
         for (x, &y) in data.inputs.iter().zip(&data.labels) {
             self.tape.set_inputs(&self.image, x)?;
@@ -109,4 +115,16 @@ impl ImageTape {
         }
         Ok(correct as f64 / data.len() as f64)
     }
+}
+
+/// One image's scaled loss and its logits, from the leaves of the pixels, the one-hot
+/// label and the scale (see [`ImageTape::compile`]).
+fn image_loss(
+    model: &MLP,
+    [x, y, scale]: &[Vec<Value>; 3],
+) -> std::result::Result<(Value, Vec<Value>), micrograd::Error> {
+    let logits = model.forward(x)?;
+    let log_sum_exp = logits.iter().map(Value::exp).sum::<Value>().ln();
+    let picked: Value = logits.iter().zip(y).map(|(z, y)| y * z).sum();
+    Ok(((log_sum_exp - picked) * &scale[0], logits))
 }

@@ -13,15 +13,28 @@ pub mod classify_tape;
 /// The error type of an example's `run()`: any error, shown with its `Display` text.
 pub type Result<T = ()> = std::result::Result<T, Box<dyn Error>>;
 
-/// Runs `run`, printing `error: <message>` and exiting with status 1 if it fails.
+/// Runs `run`, printing `error: <message>: <its source>: ...` and exiting with status 1
+/// if it fails.
 pub fn main_with(run: impl FnOnce() -> Result) -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", with_sources(&*e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// An error's message followed by those of its sources (e.g. `cannot read x.csv: No such
+/// file or directory (os error 2)`), as `anyhow` prints a chain with `{:#}`.
+pub fn with_sources(e: &dyn Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text = format!("{text}: {s}");
+        source = s.source();
+    }
+    text
 }
 
 /// The command-line flags after the program name.

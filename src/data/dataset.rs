@@ -60,25 +60,28 @@ impl Dataset {
     /// Puts the samples in a uniformly random order (Fisher-Yates, through
     /// [`rand::seq::SliceRandom::shuffle`]), keeping each input with its label.
     ///
-    /// # Panics
+    /// # Errors
     ///
-    /// If `inputs` and `labels` have different lengths (the fields are public, so only a
-    /// caller who edits them can make that happen).
+    /// [`Error::InvalidInput`] if `inputs` and `labels` differ in length (the fields are
+    /// public), as for [`batches`](Self::batches); `self` is then left as it was.
     ///
     /// ```
     /// use rand::{rngs::StdRng, SeedableRng};
     /// let mut data = micrograd::data::xor();
-    /// data.shuffle(&mut StdRng::seed_from_u64(7));
+    /// data.shuffle(&mut StdRng::seed_from_u64(7))?;
     /// for (x, &y) in data.inputs.iter().zip(&data.labels) {
     ///     assert_eq!(y, if x[0] == x[1] { -1.0 } else { 1.0 });   // pairs stay together
     /// }
+    /// # Ok::<(), micrograd::Error>(())
     /// ```
-    pub fn shuffle<R: Rng + ?Sized>(&mut self, rng: &mut R) {
-        assert_eq!(
-            self.inputs.len(),
-            self.labels.len(),
-            "Dataset::shuffle: inputs and labels differ in length"
-        );
+    pub fn shuffle<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<(), Error> {
+        self.check_lengths()?;
+        self.permute(rng);
+        Ok(())
+    }
+
+    /// [`shuffle`](Self::shuffle) for a data set built with one label per row.
+    pub(super) fn permute<R: Rng + ?Sized>(&mut self, rng: &mut R) {
         let mut order: Vec<usize> = (0..self.len()).collect();
         order.shuffle(rng);
         self.inputs = order

@@ -1,9 +1,6 @@
 //! Reading a file that may be gzip-compressed, with a bound on what it inflates to.
 
-use std::io::Read;
 use std::path::Path;
-
-use flate2::read::MultiGzDecoder;
 
 use super::parse_error;
 use crate::Error;
@@ -70,7 +67,8 @@ impl Loader {
     /// # Errors
     ///
     /// [`Error::Io`] if the file cannot be read, [`Error::Parse`] if it looks like gzip
-    /// but does not decompress, or inflates to more than the limit.
+    /// but does not decompress, or inflates to more than the limit (or the crate was
+    /// built without its `flate2` feature).
     pub(super) fn read_maybe_gz(&self, path: &Path) -> Result<Vec<u8>, Error> {
         let bytes = std::fs::read(path).map_err(|source| Error::Io {
             path: path.to_path_buf(),
@@ -79,24 +77,36 @@ impl Loader {
         if !bytes.starts_with(&GZIP_MAGIC) {
             return Ok(bytes);
         }
-        let limit = self.max_inflated;
-        let mut out = Vec::new();
-        MultiGzDecoder::new(bytes.as_slice())
-            .take(limit.saturating_add(1))
-            .read_to_end(&mut out)
-            .map_err(|e| {
-                let message =
-                    format!("starts like gzip (bytes 1f 8b) but does not decompress: {e}");
-                parse_error(path, 0, 0, message)
-            })?;
-        if out.len() as u64 > limit {
-            let message = format!(
-                "decompresses to more than {limit} bytes, the most this loader inflates (a \
-                 guard against gzip bombs; the default is micrograd::data::DEFAULT_MAX_INFLATED); \
-                 if you trust the file, raise it: Loader::new().max_inflated(bytes)"
-            );
-            return Err(parse_error(path, 0, 0, message));
-        }
-        Ok(out)
+        gunzip(&bytes, self.max_inflated).map_err(|message| parse_error(path, 0, 0, message))
     }
+}
+
+/// `bytes` decompressed, or what went wrong: not gzip after all, or more than `limit`
+/// bytes once inflated.
+#[cfg(feature = "flate2")]
+fn gunzip(bytes: &[u8], limit: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| format!("starts like gzip (bytes 1f 8b) but does not decompress: {e}"))?;
+    if out.len() as u64 > limit {
+        return Err(format!(
+            "decompresses to more than {limit} bytes, the most this loader inflates (a \
+             guard against gzip bombs; the default is micrograd::data::DEFAULT_MAX_INFLATED); \
+             if you trust the file, raise it: Loader::new().max_inflated(bytes)"
+        ));
+    }
+    Ok(out)
+}
+
+/// Without the `flate2` feature, a gzip file is an error that says how to read it.
+#[cfg(not(feature = "flate2"))]
+fn gunzip(_: &[u8], _: u64) -> Result<Vec<u8>, String> {
+    Err(
+        "is gzip-compressed (starts with bytes 1f 8b), but micrograd was built without its \
+         `flate2` feature: enable the feature or decompress the file (`gunzip`)"
+            .to_owned(),
+    )
 }

@@ -172,6 +172,6 @@ fn noisy_shuffled<R: Rng + ?Sized>(
         data.inputs.push(x);
         data.labels.push(y);
     }
-    data.shuffle(rng);
+    data.permute(rng);
     data
 }

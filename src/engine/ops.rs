@@ -14,14 +14,14 @@ use super::value::{Node, Parents, Value};
 impl Value {
     /// A node with the single parent `self`; `param` is the constant of `powf` /
     /// `leaky_relu` (0 for other ops).
-    fn unary(&self, op: Op, param: f64) -> Value {
+    pub(crate) fn unary(&self, op: Op, param: f64) -> Value {
         let data = op.forward(self.data(), 0.0, param);
         let parents = Parents::One([self.clone()]);
         Value::from_op(data, op, parents, param, Box::new(unary_rule))
     }
 
     /// A node with the parents `self` and `other`.
-    fn binary(&self, other: &Value, op: Op) -> Value {
+    pub(crate) fn binary(&self, other: &Value, op: Op) -> Value {
         let data = op.forward(self.data(), other.data(), 0.0);
         let parents = Parents::Two([self.clone(), other.clone()]);
         Value::from_op(data, op, parents, 0.0, Box::new(binary_rule))

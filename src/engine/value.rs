@@ -4,7 +4,7 @@
 //! `_prev`, `_op`). Here they live in a [`Node`] behind `Rc<RefCell<..>>`, and
 //! [`Value`] is a cheap, clonable handle to it.
 
-use std::cell::{Ref, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 use std::fmt;
 use std::rc::Rc;
 
@@ -17,6 +17,27 @@ use super::op::Op;
 /// It receives the node by reference instead of capturing an `Rc` of it: capturing its
 /// own output would make a reference cycle that never frees.
 pub(crate) type BackwardFn = Box<dyn Fn(&Node)>;
+
+thread_local! {
+    /// How many times this thread has written a value's data since it started: bumped by
+    /// [`Value::set_data`] and the optimisers' updates. A [`Tape`](crate::tape::Tape)
+    /// holds a copy of its leaves' data and compares this counter with the one it saw
+    /// when it last read them, so no user call is needed to tell it that the data
+    /// changed. (`Value` is not `Send`, so a tape and its leaves live on one thread.)
+    static DATA_WRITES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The number of data writes on this thread so far (see `DATA_WRITES`).
+#[inline]
+pub(crate) fn data_writes() -> u64 {
+    DATA_WRITES.with(Cell::get)
+}
+
+/// Counts one more data write.
+#[inline]
+fn count_data_write() {
+    DATA_WRITES.with(|n| n.set(n.get().wrapping_add(1)));
+}
 
 /// The parents (Python's `_prev`) of a node, stored inline for up to two parents so a
 /// node costs one heap allocation.
@@ -226,11 +247,14 @@ impl Value {
     ) -> Result<(), E> {
         let mut node = self.0.borrow_mut();
         node.data = f(node.data, node.grad)?;
+        count_data_write();
         Ok(())
     }
 
     /// Overwrites the data (Python's `p.data = ...`, e.g. a parameter update).
-    /// Nodes computed from this one are *not* recomputed: build the expression again.
+    /// Nodes computed from this one are *not* recomputed: build the expression again (a
+    /// [`Tape`](crate::tape::Tape) compiled from them notices the write by itself and
+    /// reads the new data on its next run).
     ///
     /// ```
     /// let w = micrograd::Value::new(1.0);
@@ -239,6 +263,7 @@ impl Value {
     /// ```
     pub fn set_data(&self, data: f64) {
         self.0.borrow_mut().data = data;
+        count_data_write();
     }
 
     /// Overwrites this value's gradient (Python's `o.grad = 1.0`): how the lecture

@@ -47,11 +47,16 @@ pub fn binary_cross_entropy_with_logits(
 }
 
 /// Softmax cross-entropy of one sample whose true class is `class`:
-/// `L = -ln softmax(z)_c = ln Σⱼ e^(zⱼ - m) - (z_c - m)`, with m = maxⱼ zⱼ taken as a
-/// constant (the log-sum-exp trick: every exponent is ≤ 0, so nothing overflows).
+/// `L = -ln softmax(z)_c = ln Σⱼ e^(zⱼ - m) - (z_c - m)`, with m ≈ maxⱼ zⱼ (the
+/// log-sum-exp trick: no exponent is above 0 by more than rounding, so nothing
+/// overflows).
+///
+/// m is built from the logits with ops (`m = z₀`, then `m + relu(zⱼ - m)` for each
+/// other logit), not read from their data, so that the graph is the same whatever the
+/// data: a [`Tape`](crate::tape::Tape) compiled from it stays right on other logits.
 ///
 /// Gradient: `dL/dzⱼ = softmax(z)ⱼ - [j = c]`; m drops out because it is subtracted from
-/// every logit.
+/// every logit (its own gradient, `1 - Σⱼ softmax(z)ⱼ`, is 0 up to rounding).
 ///
 /// # Errors
 ///
@@ -74,11 +79,10 @@ pub fn softmax_cross_entropy(logits: &[Value], class: usize) -> Result<Value, Er
             logits.len()
         )));
     }
-    let m = logits
+    let m = logits[1..]
         .iter()
-        .map(Value::data)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let shifted: Vec<Value> = logits.iter().map(|z| z - m).collect();
+        .fold(logits[0].clone(), |m, z| &m + (z - &m).relu());
+    let shifted: Vec<Value> = logits.iter().map(|z| z - &m).collect();
     let log_sum_exp = shifted.iter().map(Value::exp).sum::<Value>().ln();
     Ok(log_sum_exp - &shifted[class])
 }

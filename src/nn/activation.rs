@@ -15,6 +15,9 @@ use crate::Value;
 /// | `Sigmoid` | 1 / (1 + e^−x) | σ(x)(1 − σ(x)) |
 /// | `Linear` | x | 1 |
 ///
+/// More may come (the enum is `#[non_exhaustive]`): a `match` on it outside this crate
+/// needs a `_` arm.
+///
 /// ```
 /// use micrograd::{nn::Activation, Value};
 /// let x = Value::new(-2.0);
@@ -24,6 +27,7 @@ use crate::Value;
 /// assert_eq!(Activation::Relu.to_string(), "ReLU"); // as in micrograd's `ReLUNeuron(2)`
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Activation {
     /// `max(0, x)`: micrograd's `nonlin=True`, the default for hidden layers.

@@ -23,6 +23,8 @@ use crate::{Error, Value};
 /// assert_eq!(layer.to_string(), "Layer of [ReLUNeuron(3), ReLUNeuron(3)]");
 /// # Ok::<(), micrograd::Error>(())
 /// ```
+/// `clone()` copies the parameters into new leaves (see [`Neuron`]'s `Clone`): the copy
+/// trains independently.
 #[derive(Clone)]
 pub struct Layer {
     nin: usize,

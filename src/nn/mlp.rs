@@ -23,6 +23,19 @@ use crate::{Error, Value};
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 ///
+/// `clone()` is an independent copy (Python's `copy.deepcopy(model)`): new leaf `Value`s
+/// with the same data, so a snapshot of the best model so far stays as it was while
+/// training goes on.
+///
+/// ```
+/// use micrograd::prelude::*;
+/// use rand::{rngs::StdRng, SeedableRng};
+/// let model = MLP::new(2, &[4, 1], &mut StdRng::seed_from_u64(0));
+/// let best = model.clone();                  // a snapshot
+/// model.parameters()[0].set_data(9.0);       // training moves the model...
+/// assert_ne!(best.parameters()[0].data(), 9.0); // ...not the snapshot
+/// ```
+///
 /// The type is named `MLP` as in Python (hence the lint exception).
 #[allow(clippy::upper_case_acronyms)]
 #[derive(Clone)]

@@ -22,11 +22,42 @@ use crate::{Error, Value};
 /// assert_eq!(n.to_string(), "ReLUNeuron(2)");
 /// # Ok::<(), micrograd::Error>(())
 /// ```
-#[derive(Clone)]
 pub struct Neuron {
     w: Vec<Value>,
     b: Value,
     activation: Activation,
+}
+
+/// An independent copy: new leaf `Value`s with the same data and labels (and zero
+/// gradients), so training one neuron does not move the other. (Python's
+/// `copy.deepcopy(n)`; `Value::clone` would share the parameters instead.)
+///
+/// ```
+/// use micrograd::{nn::{Activation, Neuron}, Value};
+/// use rand::{rngs::StdRng, SeedableRng};
+/// let n = Neuron::new(2, Activation::Relu, &mut StdRng::seed_from_u64(0));
+/// let copy = n.clone();
+/// n.bias().set_data(5.0);
+/// assert_eq!(copy.bias().data(), 0.0);
+/// assert!(!Value::ptr_eq(&n.weights()[0], &copy.weights()[0]));
+/// ```
+impl Clone for Neuron {
+    fn clone(&self) -> Neuron {
+        Neuron {
+            w: self.w.iter().map(fresh_copy).collect(),
+            b: fresh_copy(&self.b),
+            activation: self.activation,
+        }
+    }
+}
+
+/// A new leaf with `v`'s data and label, and gradient 0.
+fn fresh_copy(v: &Value) -> Value {
+    let copy = Value::new(v.data());
+    match v.label() {
+        Some(label) => copy.with_label(label),
+        None => copy,
+    }
 }
 
 impl Neuron {

@@ -229,12 +229,9 @@ impl MLP {
                            or load the model alone with MLP::load";
             return Err(file.error_at(file.line + 1, 1, message));
         };
-        let before = optimizer.state();
+        // The whole file is read and checked: set_state changes all or nothing, then the
+        // parameters are set.
         optimizer.set_state(&state)?;
-        if let Err(err) = self.check_optimizer(optimizer.params()) {
-            optimizer.set_state(&before)?;
-            return Err(err);
-        }
         self.set_parameters(&values);
         Ok(())
     }

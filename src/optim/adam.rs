@@ -31,7 +31,6 @@ use crate::{Error, Value};
 /// assert!((w.data() - 0.9).abs() < 1e-9);
 /// # Ok::<(), micrograd::Error>(())
 /// ```
-#[derive(Debug)]
 pub struct Adam {
     params: Vec<Value>,
     lr: f64,
@@ -44,6 +43,23 @@ pub struct Adam {
     t: i32,
     /// m and v of each parameter.
     moments: State<2>,
+}
+
+/// The hyper-parameters, the step count and the number of parameters, not every
+/// parameter and its moments: `Adam { lr: 0.05, beta1: 0.9, beta2: 0.999, eps: 1e-8,
+/// weight_decay: 0.0, step: 3, params: 337 }` (`weight_decay` is AdamW's).
+impl std::fmt::Debug for Adam {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Adam")
+            .field("lr", &self.lr)
+            .field("beta1", &self.beta1)
+            .field("beta2", &self.beta2)
+            .field("eps", &self.eps)
+            .field("weight_decay", &self.decoupled_weight_decay)
+            .field("step", &self.t)
+            .field("params", &self.params.len())
+            .finish()
+    }
 }
 
 impl Adam {

@@ -31,7 +31,6 @@ use crate::{Error, Value};
 /// assert!((w.data() - 0.5).abs() < 1e-15);
 /// # Ok::<(), micrograd::Error>(())
 /// ```
-#[derive(Debug)]
 pub struct Sgd {
     params: Vec<Value>,
     lr: f64,
@@ -39,6 +38,19 @@ pub struct Sgd {
     weight_decay: f64,
     /// The velocity v of each parameter.
     velocity: State<1>,
+}
+
+/// The hyper-parameters and the number of parameters, not every parameter and its
+/// velocity: `Sgd { lr: 0.1, momentum: 0.9, weight_decay: 0.0, params: 337 }`.
+impl std::fmt::Debug for Sgd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sgd")
+            .field("lr", &self.lr)
+            .field("momentum", &self.momentum)
+            .field("weight_decay", &self.weight_decay)
+            .field("params", &self.params.len())
+            .finish()
+    }
 }
 
 impl Sgd {

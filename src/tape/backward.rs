@@ -5,6 +5,7 @@ use super::forward::gather;
 use super::layer::{layer_backward, WIDTH};
 use super::layout::{all_finite, Step};
 use super::Tape;
+use crate::engine::Value;
 use crate::error::{Error, Pass};
 
 impl Tape {
@@ -30,6 +31,10 @@ impl Tape {
     /// the first node (root first) whose rule left a non-finite gradient on a parent. On
     /// either error no leaf `Value`'s grad is touched.
     ///
+    /// [`Error::InvalidInput`] if [`accumulate`](Tape::accumulate) summed gradients that
+    /// [`flush_grads`](Tape::flush_grads) has not handed over yet (this pass would
+    /// overwrite them); the sums are kept.
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let w = Value::new(0.5);
@@ -46,63 +51,98 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn backward(&mut self) -> Result<(), Error> {
+        if self.unflushed {
+            return Err(Error::InvalidInput(
+                "tape.backward() after tape.accumulate() would drop the gradients summed \
+                 since the last flush: call tape.flush_grads() first"
+                    .to_owned(),
+            ));
+        }
+        // The dynamic graph adds each contribution into a leaf's grad in turn,
+        // `(G + c1) + c2`, which is not always `G + (c1 + c2)`: start from the grads.
         let first = self.leaves.len();
-        self.grad[..first].fill(0.0);
-        self.unflushed = false;
-        self.run_backward()?;
+        for (g, leaf) in self.grad[..first].iter_mut().zip(&self.leaves) {
+            *g = leaf.grad();
+        }
+        let from_zero = self.grad[..first].iter().all(|g| g.to_bits() == 0);
+        self.run_backward(true)?;
         for (leaf, &g) in self.leaves.iter().zip(&self.grad) {
+            leaf.zero_grad();
             leaf.add_grad(g);
         }
+        // `grad_of` wants this pass alone: the leaves' entries are it only if they
+        // started from 0; else `grad_of` runs the pass again from 0 if it is asked.
+        self.alone_elsewhere = !from_zero;
+        self.alone.get_mut().clear();
         Ok(())
+    }
+
+    /// The gradient of the last [`backward`](Tape::backward) alone for leaf `i` (see
+    /// [`grad_of`](Tape::grad_of)).
+    pub(super) fn pass_alone(&self, i: usize) -> f64 {
+        if !self.alone_elsewhere {
+            return self.grad[i];
+        }
+        let mut alone = self.alone.borrow_mut();
+        if alone.is_empty() {
+            alone.resize(self.grad.len(), 0.0);
+            self.sweep(&mut alone, &mut vec![0.0; self.scratch.len()]);
+        }
+        alone[i]
     }
 
     /// The chain rule over the tape: adds this run's d root / d leaf to the leaves'
     /// entries of `grad` (which it does not reset), recomputing the inner nodes' from 0.
+    /// `from_grads` says that the leaves' entries started from their `Value`s' grads
+    /// (for the error: the dynamic graph checks the sums it makes).
     ///
     /// After a non-finite gradient the leaves' entries are set to 0; the error of an
     /// earlier forward leaves them as they are.
-    pub(super) fn run_backward(&mut self) -> Result<(), Error> {
+    pub(super) fn run_backward(&mut self, from_grads: bool) -> Result<(), Error> {
         if !self.data_finite {
-            return Err(self.forward_anomaly());
+            return Err(self.value_error());
         }
-        self.sweep::<false>();
+        let (mut grad, mut scratch) = (
+            std::mem::take(&mut self.grad),
+            std::mem::take(&mut self.scratch),
+        );
+        self.sweep(&mut grad, &mut scratch);
+        (self.grad, self.scratch) = (grad, scratch);
         // A non-finite gradient reaches every parent of its node (`local * inf` and
         // `local * NaN` are never finite, not even for `local = 0`), and from there
         // every leaf below. So the leaves' gradients tell whether any step went wrong;
-        // only then is the sweep re-run step by step to find it.
+        // only then is the graph rebuilt, for the dynamic graph to name the culprit.
         let first = self.leaves.len();
         if !all_finite(&self.grad[..first]) {
-            // Find the culprit by running this pass again from zero, step by step. The
-            // sums of earlier runs are dropped: no pass adds a non-finite gradient.
             let leaf = self.grad[..first].iter().position(|g| !g.is_finite());
             let sum = leaf.map_or(f64::NAN, |i| self.grad[i]);
             self.grad[..first].fill(0.0);
-            let culprit = self.sweep::<true>();
-            self.grad[..first].fill(0.0);
-            // Without a culprit, each gradient was finite but their sum over several
-            // runs was not: name the leaf.
-            let (op, k, value) = culprit.unwrap_or(("", leaf, sum));
-            return Err(Error::NonFinite {
-                pass: Pass::Backward,
-                op,
-                label: k.and_then(|k| self.label_of(k)),
-                value,
-            });
+            let grads: Option<Vec<f64>> =
+                from_grads.then(|| self.leaves.iter().map(Value::grad).collect());
+            // Without a culprit in this run, each run's gradient was finite but their
+            // sum over the runs of `accumulate` was not: name the leaf.
+            return Err(self
+                .graph_error(grads.as_deref())
+                .unwrap_or(Error::NonFinite {
+                    pass: Pass::Backward,
+                    op: "",
+                    label: leaf.and_then(|i| self.label_of(i)),
+                    value: sum,
+                }));
         }
         Ok(())
     }
 
-    /// The reverse loop. With `CHECK`, it stops at the first node whose rule leaves a
-    /// non-finite gradient on one of its parents and returns that node's op, index (none
-    /// for a fused product) and the gradient.
-    fn sweep<const CHECK: bool>(&mut self) -> Option<(&'static str, Option<usize>, f64)> {
+    /// The reverse loop, with `grad` for the tape's gradients: adds into its leaves'
+    /// entries, recomputes the others from 0.
+    /// `scratch` is room for a custom node's parents' data and local derivatives.
+    fn sweep(&self, grad: &mut [f64], scratch: &mut [f64]) {
         let first = self.leaves.len();
-        let (root, one) = (self.root(), self.one());
-        let (data, grad, runs) = (&self.data, &mut self.grad, &self.runs);
+        let root = self.root();
+        let (data, runs) = (&self.data, &self.runs);
         grad[first..].fill(0.0);
         grad[root] = 1.0;
-        // (The step-by-step search for a culprit goes node by node.)
-        let mut layers = self.layers.iter().rev().filter(|_| !CHECK).peekable();
+        let mut layers = self.layers.iter().rev().peekable();
         let mut k = root + 1;
         while k > first {
             k -= 1;
@@ -131,9 +171,6 @@ impl Tape {
                         Step::DotThen(op) => op.local_grads(0.0, 0.0, data[k], 0.0).0 * g,
                         _ => g,
                     };
-                    if CHECK && !g.is_finite() {
-                        return Some((self.steps[k].symbol(), Some(k), g));
-                    }
                     // Nothing flows back through a zero gradient (a ReLU that is off):
                     // every term would add `finite * 0.0`, which leaves a sum unchanged.
                     if g == 0.0 {
@@ -150,59 +187,32 @@ impl Tape {
                             add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
                             add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
                         }
-                        if CHECK {
-                            let parents = run.xs().chain(run.ys()).filter(|&p| p != one);
-                            if let Some(p) = parents.into_iter().find(|&p| !grad[p].is_finite()) {
-                                // An unfused term: the sum's rule; else the fused `*`'s.
-                                let (op, node) = if run.y as usize == one {
-                                    ("sum", (self.steps[k] == Step::Dot).then_some(k))
-                                } else {
-                                    ("*", None)
-                                };
-                                return Some((op, node, grad[p]));
-                            }
-                        }
                     }
                 }
                 Step::Binary(op) => {
                     let (da, db) = op.local_grads(data[a], data[b], data[k], 0.0);
                     grad[a] += da * g;
                     grad[b] += db * g;
-                    if CHECK {
-                        if let Some(&bad) = [a, b].iter().find(|&&p| !grad[p].is_finite()) {
-                            return Some((op.symbol(), Some(k), grad[bad]));
-                        }
-                    }
                 }
                 Step::Unary(op) => {
                     let (da, _) = op.local_grads(data[a], 0.0, data[k], self.consts[b]);
                     grad[a] += da * g;
-                    if CHECK && !grad[a].is_finite() {
-                        return Some((op.symbol(), Some(k), grad[a]));
-                    }
                 }
                 Step::Custom(c) => {
                     // As the dynamic graph's `custom_rule`: `grad[p_i] += d[i] * g`.
                     let parents = &self.custom_parents[a..b];
-                    let (p, d) = self.scratch.split_at_mut(parents.len());
+                    let (p, d) = scratch.split_at_mut(parents.len());
                     let d = &mut d[..parents.len()];
                     let custom = &self.customs[c as usize];
                     custom.local_grads(gather(p, data, parents), data[k], d);
                     for (&i, di) in parents.iter().zip(d.iter()) {
                         grad[i as usize] += di * g;
                     }
-                    if CHECK {
-                        if let Some(&bad) = parents.iter().find(|&&i| !grad[i as usize].is_finite())
-                        {
-                            return Some((custom.name, Some(k), grad[bad as usize]));
-                        }
-                    }
                 }
                 // (No inner node is a leaf.)
                 Step::Leaf => {}
             }
         }
-        None
     }
 }
 

@@ -8,13 +8,15 @@
 //! one image), that traffic costs as much as the arithmetic. The methods here keep the
 //! leaves' data and gradients in the tape between runs:
 //!
-//! 1. [`read_leaves`](Tape::read_leaves) once per batch (the optimiser changed the
-//!    parameters through their `Value`s);
-//! 2. per sample, [`set_inputs`](Tape::set_inputs) writes the sample into the tape (not
+//! 1. per sample, [`set_inputs`](Tape::set_inputs) writes the sample into the tape (not
 //!    into the input `Value`s), and [`accumulate`](Tape::accumulate) runs forward and
 //!    backward, adding d loss / d leaf into the tape's per-leaf sums;
-//! 3. [`flush_grads`](Tape::flush_grads) adds those sums into the leaf `Value`s' grads
+//! 2. [`flush_grads`](Tape::flush_grads) adds those sums into the leaf `Value`s' grads
 //!    and resets them; then the optimiser steps as usual.
+//!
+//! The optimiser changes the parameters through their `Value`s; the next run notices
+//! that leaf data was written (a per-thread count of data writes, one compare per run)
+//! and reads every leaf again, except those `set_inputs` fed.
 //!
 //! [`evaluate`](Tape::evaluate) runs the forward pass alone (for held-out data), and
 //! [`outputs`](Tape::outputs) reads values named at
@@ -24,7 +26,7 @@ use std::collections::HashSet;
 
 use super::layout::all_finite;
 use super::Tape;
-use crate::engine::Value;
+use crate::engine::{data_writes, Value};
 use crate::error::Error;
 
 /// Which leaves of a [`Tape`] a sample fills, in order: made by [`Tape::inputs`], used
@@ -70,21 +72,45 @@ impl Inputs {
 
 impl Tape {
     /// Copies every leaf `Value`'s data into the tape, as [`forward`](Tape::forward)
-    /// does first: call it after the optimiser changed the parameters, before the
-    /// [`accumulate`](Tape::accumulate) runs of the next batch.
+    /// does first, including the leaves that [`set_inputs`](Tape::set_inputs) wrote.
+    ///
+    /// No correct program needs it: every run reads the leaves again by itself when a
+    /// `Value`'s data was written since (by `set_data` or an optimiser's `step`), and
+    /// keeps the numbers `set_inputs` wrote. It remains to drop those numbers, for
+    /// programs written before the tape noticed writes by itself.
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let w = Value::new(2.0);
     /// let mut tape = Tape::compile(&(&w * &w))?;
     /// w.set_data(3.0);
-    /// tape.read_leaves();
+    /// assert_eq!(tape.accumulate()?, 9.0);   // read by itself
+    /// tape.read_leaves();                    // not needed
     /// assert_eq!(tape.accumulate()?, 9.0);
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn read_leaves(&mut self) {
-        for (d, leaf) in self.data.iter_mut().zip(&self.leaves) {
-            *d = leaf.data();
+        self.fed.fill(false);
+        self.copy_leaves();
+    }
+
+    /// Reads the data of every leaf not fed by [`set_inputs`](Tape::set_inputs) from
+    /// its `Value`, if any `Value`'s data was written since the tape last did: one
+    /// compare per run when nothing was.
+    pub(super) fn read_written_leaves(&mut self) {
+        if data_writes() != self.leaves_read_at {
+            self.copy_leaves();
+        }
+    }
+
+    /// Copies the data of every leaf `Value` not fed by `set_inputs` into the tape.
+    fn copy_leaves(&mut self) {
+        self.leaves_read_at = data_writes();
+        let leaves = self.data.iter_mut().zip(&self.leaves).zip(&self.fed);
+        for ((d, leaf), &fed) in leaves {
+            if !fed {
+                *d = leaf.data();
+            }
         }
         self.leaves_finite = all_finite(&self.data[..self.leaves.len()]);
         self.panels_stale = true;
@@ -156,6 +182,7 @@ impl Tape {
         }
         for (&k, &x) in inputs.nodes.iter().zip(sample) {
             self.data[k as usize] = x;
+            self.fed[k as usize] = true;
         }
         self.panels_stale |= inputs.feed_layers;
         // A non-finite number may have been written, or overwritten.
@@ -165,9 +192,9 @@ impl Tape {
         Ok(())
     }
 
-    /// One run for a mini-batch: forward from the leaf data the tape holds (as last set
-    /// by [`read_leaves`](Tape::read_leaves), [`set_inputs`](Tape::set_inputs) or
-    /// [`forward`](Tape::forward)), then backward, **adding** d root / d leaf into the
+    /// One run for a mini-batch: forward from the leaves' data (the numbers
+    /// [`set_inputs`](Tape::set_inputs) wrote for the leaves it fed, the `Value`s' data
+    /// for the others, read again whenever a `Value`'s data was written), then backward, **adding** d root / d leaf into the
     /// tape's own per-leaf sums instead of into the leaf `Value`s. Returns the root's
     /// value. [`flush_grads`](Tape::flush_grads) hands the sums to the `Value`s.
     ///
@@ -185,7 +212,6 @@ impl Tape {
     /// let (w, x) = (Value::new(3.0), Value::new(0.0));
     /// let mut tape = Tape::compile(&(&w * &x))?;
     /// let input = tape.inputs(&[x.clone()])?;
-    /// tape.read_leaves();
     /// for sample in [1.0, 2.0, 4.0] {
     ///     tape.set_inputs(&input, &[sample])?;
     ///     tape.accumulate()?;
@@ -202,8 +228,9 @@ impl Tape {
             let first = self.leaves.len();
             self.grad[..first].fill(0.0);
             self.unflushed = true;
+            self.alone_elsewhere = false;
         }
-        self.run_backward()?;
+        self.run_backward(false)?;
         Ok(value)
     }
 

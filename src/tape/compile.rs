@@ -87,17 +87,43 @@ impl Tape {
                 u32::MAX
             )));
         }
-        let mut fused = fused_nodes(&order);
+        let uses = use_counts(&order);
+        let ranks = backward_ranks(root, &uses);
+        let mut fused = fused_nodes(&order, &uses);
         for output in outputs {
             fused.remove(&output.address());
         }
-        let inner: Vec<Value> = order
+        let (tape, order_ranks) = Tape::flatten(&order, &ranks, &fused, outputs)?;
+        if tape.same_order_as_graph(&order_ranks) {
+            return Ok(tape);
+        }
+        // Every node on its own, in the order `Value::backward` runs them: each node's
+        // contributions come in the graph's order by construction.
+        let (tape, _) = Tape::flatten(&order, &ranks, &AddressSet::default(), outputs)?;
+        Ok(tape)
+    }
+
+    /// The tape of the graph `order` (a topological order, root last) with the nodes
+    /// `fused` computed inside their consumers, its inner nodes in the reverse of the
+    /// order in which [`Value::backward`] runs their rules (`ranks`); and, for
+    /// [`same_order_as_graph`](Tape::same_order_as_graph), the rank of the rule behind
+    /// each gradient contribution the tape's backward pass makes.
+    fn flatten(
+        order: &[Value],
+        ranks: &AddressMap<u32>,
+        fused: &AddressSet,
+        outputs: &[Value],
+    ) -> Result<(Tape, Ranks), Error> {
+        let rank = |v: &Value| ranks[&v.address()];
+        let mut inner: Vec<Value> = order
             .iter()
             .filter(|v| v.node().op != Op::Leaf && !fused.contains(&v.address()))
             .cloned()
             .collect();
-        let (inner, depths) = by_depth(inner, &fused);
-        let leaves = leaves_by_first_use(&inner, &fused);
+        inner.sort_by_key(|v| std::cmp::Reverse(rank(v)));
+        let depths = depths(&inner, fused);
+        let leaves = leaves_by_first_use(&inner, fused);
+        let mut order_ranks = Ranks::default();
 
         // Node index of every value: leaves first, then the inner nodes in order.
         let index: AddressMap<u32> = leaves
@@ -132,16 +158,25 @@ impl Tape {
             gather: Vec::new(),
             panels_stale: false,
             unflushed: false,
+            alone_elsewhere: false,
+            alone: Default::default(),
+            leaves_read_at: crate::engine::data_writes(),
+            fed: Vec::new(),
             outputs: Vec::new(),
             leaves: Vec::new(),
         };
         for (v, k) in leaves.iter().chain(&inner).zip(0u32..) {
             let node = v.node();
             let parents = node.parents();
-            let (step, args) = match (sum_of(v, &fused), node.op.arity()) {
+            order_ranks.nodes.push(rank(v));
+            let (step, args) = match (sum_of(v, fused), node.op.arity()) {
                 (Some(sum), _) => {
                     let start = tape.runs.len();
-                    for (x, y) in terms(&sum, &fused) {
+                    for (term, (x, y)) in node_terms(&sum, fused) {
+                        // A fused product's rule runs at the product's turn.
+                        order_ranks
+                            .terms
+                            .push(rank(if y.is_some() { &term } else { &sum }));
                         let y = y.as_ref().map_or(one, idx);
                         tape.push_term(start, idx(&x), y);
                     }
@@ -182,11 +217,104 @@ impl Tape {
             })
             .collect::<Result<_, _>>()?;
         tape.leaf_index = leaves.iter().map(|v| (v.address(), idx(v))).collect();
+        tape.fed = vec![false; leaves.len()];
         tape.leaves = leaves;
-        tape.data_finite = all_finite(&tape.data);
+        // (Also the values of fused nodes, which the tape does not keep.)
+        tape.data_finite = order.iter().all(|v| v.data().is_finite());
         tape.leaves_finite = all_finite(&tape.data[..tape.leaves.len()]);
-        Ok(tape)
+        Ok((tape, order_ranks))
     }
+
+    /// Whether the backward pass adds every node's gradient contributions in the order
+    /// [`Value::backward`] adds them, as float addition needs for the same bits (with
+    /// three or more, `(a + b) + c` and `(a + c) + b` may differ). The pass goes from
+    /// the last node to the first; a `sum` adds its terms run by run, the first
+    /// factors of a run before the second ones, and a fused product's contributions
+    /// come at its sum's turn, not its own. `ranks` says when the graph makes each
+    /// contribution; each node must receive them in increasing rank. Linear time.
+    fn same_order_as_graph(&self, ranks: &Ranks) -> bool {
+        let mut last = vec![0u32; self.steps.len() + 1];
+        let mut in_order = true;
+        let mut arrives = |node: usize, rank: u32| {
+            in_order &= rank >= last[node];
+            last[node] = rank;
+        };
+        // The index of the first term of each run.
+        let firsts: Vec<usize> = self
+            .runs
+            .iter()
+            .scan(0, |t, r| Some(std::mem::replace(t, *t + r.len as usize)))
+            .collect();
+        for k in (self.leaves.len()..self.steps.len()).rev() {
+            let [a, b] = self.args[k].map(|i| i as usize);
+            match self.steps[k] {
+                Step::Dot | Step::DotThen(_) => {
+                    for (run, &t) in self.runs[a..b].iter().zip(&firsts[a..b]) {
+                        let terms = &ranks.terms[t..t + run.len as usize];
+                        for (x, &rank) in run.xs().zip(terms) {
+                            arrives(x, rank);
+                        }
+                        for (y, &rank) in run.ys().zip(terms) {
+                            arrives(y, rank);
+                        }
+                    }
+                }
+                Step::Binary(_) => {
+                    arrives(a, ranks.nodes[k]);
+                    arrives(b, ranks.nodes[k]);
+                }
+                Step::Unary(_) => arrives(a, ranks.nodes[k]),
+                Step::Custom(_) => {
+                    for &p in &self.custom_parents[a..b] {
+                        arrives(p as usize, ranks.nodes[k]);
+                    }
+                }
+                Step::Leaf => {}
+            }
+        }
+        in_order
+    }
+}
+
+/// When [`Value::backward`] runs the rule behind each gradient contribution of a tape
+/// (see [`Tape::same_order_as_graph`]): per node (for its parents), and per `sum` term
+/// (for a term's factors).
+#[derive(Default)]
+struct Ranks {
+    nodes: Vec<u32>,
+    terms: Vec<u32>,
+}
+
+/// How many times each node is a parent in the graph (twice for `a` in `a * a`).
+fn use_counts(order: &[Value]) -> AddressMap<u32> {
+    let mut uses: AddressMap<u32> = AddressMap::default();
+    for v in order {
+        for p in v.node().parents() {
+            *uses.entry(p.address()).or_insert(0) += 1;
+        }
+    }
+    uses
+}
+
+/// The position of each node's rule in [`Value::backward`]'s second sweep: Kahn's
+/// algorithm with a stack, from the root, a node pushed once its last consumer ran.
+/// The same loop as `src/engine/backward.rs`, with the counts in a map.
+fn backward_ranks(root: &Value, uses: &AddressMap<u32>) -> AddressMap<u32> {
+    let mut pending = uses.clone();
+    let mut ranks = AddressMap::default();
+    let mut stack = vec![root.clone()];
+    while let Some(value) = stack.pop() {
+        ranks.insert(value.address(), ranks.len() as u32);
+        for parent in value.node().parents() {
+            if let Some(n) = pending.get_mut(&parent.address()) {
+                *n -= 1;
+                if *n == 0 {
+                    stack.push(parent.clone());
+                }
+            }
+        }
+    }
+    ranks
 }
 
 /// The nodes that are computed inside the one node that uses them (see [`Tape`]): the
@@ -194,13 +322,7 @@ impl Tape {
 /// unlabelled `sum` nodes whose one and only use is an activation ([`activation`]). No
 /// one can ask the tape about them, and the node that takes them in computes them with
 /// the same arithmetic.
-fn fused_nodes(order: &[Value]) -> AddressSet {
-    let mut uses: AddressMap<u32> = AddressMap::default();
-    for v in order {
-        for p in v.node().parents() {
-            *uses.entry(p.address()).or_insert(0) += 1;
-        }
-    }
+fn fused_nodes(order: &[Value], uses: &AddressMap<u32>) -> AddressSet {
     let used_once_unlabelled = |v: &Value, op: Op| {
         let node = v.node();
         node.op == op && node.label().is_none() && uses[&v.address()] == 1
@@ -310,17 +432,26 @@ impl Tape {
 /// Some(b))` for a fused product `a * b`, `(t, None)` for any other term `t` (`None`
 /// standing for the constant 1).
 fn terms(sum: &Value, fused: &AddressSet) -> Vec<(Value, Option<Value>)> {
+    node_terms(sum, fused)
+        .into_iter()
+        .map(|(_, factors)| factors)
+        .collect()
+}
+
+/// [`terms`], each with the term itself.
+fn node_terms(sum: &Value, fused: &AddressSet) -> Vec<(Value, (Value, Option<Value>))> {
     let node = sum.node();
     node.parents()
         .iter()
         .map(|term| {
-            if fused.contains(&term.address()) {
+            let factors = if fused.contains(&term.address()) {
                 // (A fused product's parents are `[a, b]`; `a * a` has `a` twice.)
                 let factors = term.node().parents().to_vec();
                 (factors[0].clone(), Some(factors[1].clone()))
             } else {
                 (term.clone(), None)
-            }
+            };
+            (term.clone(), factors)
         })
         .collect()
 }
@@ -338,15 +469,12 @@ fn operands(v: &Value, fused: &AddressSet) -> Vec<Value> {
     firsts.chain(seconds).collect()
 }
 
-/// The inner nodes sorted (stably) by depth: a leaf has depth 0, an inner node one more
-/// than its deepest operand. This is still a topological order, and it puts the outputs
-/// of one layer of a network (the same op at the same depth, one neuron after the other)
-/// next to each other, so that the next layer's `sum`s read them as contiguous runs.
-///
-/// Returns the sorted nodes and their depths.
-fn by_depth(mut inner: Vec<Value>, fused: &AddressSet) -> (Vec<Value>, Vec<u32>) {
+/// The depth of each of the inner nodes `inner` (in a topological order): a leaf has
+/// depth 0, an inner node one more than its deepest operand. Sums of the same depth
+/// next to each other (one layer of a network) can be computed together.
+fn depths(inner: &[Value], fused: &AddressSet) -> Vec<u32> {
     let mut depth: AddressMap<u32> = AddressMap::default();
-    for v in &inner {
+    for v in inner {
         let deepest = operands(v, fused)
             .iter()
             .map(|p| depth.get(&p.address()).copied().unwrap_or(0))
@@ -354,9 +482,7 @@ fn by_depth(mut inner: Vec<Value>, fused: &AddressSet) -> (Vec<Value>, Vec<u32>)
             .unwrap_or(0);
         depth.insert(v.address(), deepest + 1);
     }
-    inner.sort_by_key(|v| depth[&v.address()]);
-    let depths = inner.iter().map(|v| depth[&v.address()]).collect();
-    (inner, depths)
+    inner.iter().map(|v| depth[&v.address()]).collect()
 }
 
 /// The leaves in the order the inner nodes first read them, a `sum` reading the first

@@ -3,8 +3,7 @@
 use super::layer::{layer_sums, WIDTH};
 use super::layout::{all_finite, Run, Step};
 use super::Tape;
-use crate::engine::op::Op;
-use crate::error::{Error, Pass};
+use crate::error::Error;
 
 impl Tape {
     /// Recomputes the graph from the leaves' current data and returns the root's value.
@@ -17,9 +16,10 @@ impl Tape {
     ///
     /// # Errors
     ///
-    /// [`Error::NonFinite`] (pass `Forward`) if any value comes out NaN or infinite,
-    /// naming the first such node in topological order: its op and label (a leaf holding
-    /// the value is reported with op `""`). The tape keeps the values computed, and a
+    /// [`Error::NonFinite`] (pass `Forward`) if any value comes out NaN or infinite
+    /// (also one hidden inside a fused node, such as an overflowing sum under a `tanh`),
+    /// naming the same op and label as [`Value::try_backward`](crate::Value::try_backward)
+    /// of the dynamic graph would (a leaf holding the value is reported with op `""`). The tape keeps the values computed, and a
     /// [`backward`](Tape::backward) returns the same error until a forward succeeds.
     ///
     /// ```
@@ -38,8 +38,10 @@ impl Tape {
         self.run_forward()
     }
 
-    /// The forward loop over the inner nodes, from the leaf data the tape holds.
+    /// The forward loop over the inner nodes, from the leaf data the tape holds (read
+    /// again first if a `Value`'s data was written since the tape last read it).
     pub(super) fn run_forward(&mut self) -> Result<f64, Error> {
+        self.read_written_leaves();
         let first = self.leaves.len();
         // A NaN or infinity is noted on the way (a compare per node, no branch) and
         // located afterwards.
@@ -55,6 +57,8 @@ impl Tape {
             if let Some(layer) = layers.next_if(|l| l.first as usize == k) {
                 let [a, b] = self.args[k].map(|i| i as usize);
                 let sums = layer_sums(data, &runs[a..b], &self.panels[layer.panel as usize..]);
+                // (An activation may hide an overflow in its sum: tanh(inf) is 1.)
+                finite &= all_finite(&sums);
                 // (The sums of a layer have the same step: one activation for all.)
                 let out = &mut data[k..k + WIDTH];
                 match self.steps[k] {
@@ -73,14 +77,18 @@ impl Tape {
                 let sums = dot4(data, runs, &self.args[k..k + 4]);
                 for (j, sum) in (k..k + 4).zip(sums) {
                     data[j] = activate(self.steps[j], sum);
-                    finite &= data[j].is_finite();
+                    finite &= sum.is_finite() & data[j].is_finite();
                 }
                 k += 4;
                 continue;
             }
             let [a, b] = self.args[k].map(|i| i as usize);
             let out = match self.steps[k] {
-                step @ (Step::Dot | Step::DotThen(_)) => activate(step, dot(data, &runs[a..b])),
+                step @ (Step::Dot | Step::DotThen(_)) => {
+                    let sum = dot(data, &runs[a..b]);
+                    finite &= sum.is_finite();
+                    activate(step, sum)
+                }
                 Step::Binary(op) => op.forward(data[a], data[b], 0.0),
                 Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
                 Step::Custom(c) => {
@@ -96,43 +104,27 @@ impl Tape {
             k += 1;
         }
         self.data_finite = finite;
-        if !self.data_finite {
-            return Err(self.forward_anomaly());
+        if !finite {
+            return Err(self.value_error());
         }
         Ok(self.value())
     }
 
-    /// The error for the first non-finite value in topological order: all of its
-    /// parents are finite, so its op (or, for a leaf, the user) made it.
-    pub(super) fn forward_anomaly(&self) -> Error {
-        let k = self.data.iter().position(|x| !x.is_finite()).unwrap_or(0);
-        let (mut op, mut label, mut value) = (self.op_of(k), self.label_of(k), self.data[k]);
-        if let Step::Dot | Step::DotThen(_) = self.steps[k] {
-            let [a, b] = self.args[k].map(|i| i as usize);
-            let sum = dot(&self.data, &self.runs[a..b]);
-            if !sum.is_finite() {
-                // The sum made it (a fused one had no label), or one of its fused
-                // products did (its factors are finite; it had no label either).
-                (op, label, value) = (Op::Sum.symbol(), None, sum);
-                let products = self.runs[a..b].iter().flat_map(|r| {
-                    let (xs, ys) = (&self.data[r.xs()], &self.data[r.ys()]);
-                    xs.iter().zip(ys).map(|(x, y)| x * y)
-                });
-                if let Some(bad) = products.into_iter().find(|p| !p.is_finite()) {
-                    (op, value) = (Op::Mul.symbol(), bad);
-                }
-                if self.steps[k] == Step::Dot {
-                    label = self.label_of(k);
-                }
-            }
-        }
-        Error::NonFinite {
-            pass: Pass::Forward,
-            op,
-            label,
-            value,
-        }
+    /// The error for a forward pass that met a NaN or infinity: the one the dynamic
+    /// graph reports for these values (see `graph.rs`).
+    pub(super) fn value_error(&self) -> Error {
+        self.graph_error(None)
+            .unwrap_or_else(|| disagreement("forward"))
     }
+}
+
+/// The error for a pass in which the tape met a NaN or infinity and the rebuilt graph
+/// did not: a bug of the tape, reported instead of a wrong number.
+pub(super) fn disagreement(pass: &str) -> Error {
+    Error::InvalidInput(format!(
+        "the tape's {pass} pass met a NaN or infinity that the dynamic graph does not: \
+         a bug in micrograd's tape; please report it, and use the dynamic graph meanwhile"
+    ))
 }
 
 /// `sum(data[x] * data[y] for [x, y] in runs)`, left to right from 0.0, as Python's

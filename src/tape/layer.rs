@@ -49,7 +49,7 @@ pub(super) struct Layer {
 impl Tape {
     /// Finds the layers among the inner nodes: [`WIDTH`] consecutive sums (all with
     /// the same activation, or all without) at the same depth whose runs have the same lengths and
-    /// the same second factors. Builds their panels (one per set of weights) and fills
+    /// the same second factors, and whose first factors are leaves. Builds their panels (one per set of weights) and fills
     /// them. `depths[i]` is the depth of node `first + i`.
     pub(super) fn group_layers(&mut self, first: usize, depths: &[u32]) {
         let is_sum = |step| matches!(step, Step::Dot | Step::DotThen(_));
@@ -62,6 +62,9 @@ impl Tape {
             let same = |r: &Run, s: &Run| (r.y, r.len) == (s.y, s.len);
             runs(j).len() == runs(k).len() && runs(j).iter().zip(runs(k)).all(|(r, s)| same(r, s))
         };
+        // The panels are copies of leaves, refreshed when leaves are written: a sum whose
+        // first factors are inner nodes (computed in the same forward pass) is no layer.
+        let leaf_weights = |j: usize| runs(j).iter().all(|r| (r.x + r.len) as usize <= first);
         let mut panels: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut k = first;
         while k + WIDTH <= self.steps.len() {
@@ -70,6 +73,7 @@ impl Tape {
                     && self.steps[j] == self.steps[k]
                     && depths[j - first] == depths[k - first]
                     && shares_inputs(j, k)
+                    && leaf_weights(j)
             });
             if !layer {
                 k += 1;
@@ -124,15 +128,16 @@ pub(super) fn layer_sums(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WID
 
 /// The chain rule through a layer whose sums have the `[start, end]`s `args` into
 /// `runs`, given their gradients `g` (after their activation's local derivative): for
-/// each neuron whose gradient is not 0 (a ReLU that is on), each term `x * y` adds
-/// `y * g` to `x`'s gradient and `x * g` to `y`'s, as for any other `sum`.
+/// each neuron whose gradient is not 0 (a ReLU that is on), last to first, each term
+/// `x * y` adds `y * g` to `x`'s gradient and `x * g` to `y`'s, as for any other `sum`.
 pub(super) fn layer_backward(
     data: &[f64],
     grad: &mut [f64],
     (args, runs): (&[[u32; 2]], &[Run]),
     g: [f64; WIDTH],
 ) {
-    for (&[a, b], &g) in args.iter().zip(&g) {
+    // The last neuron first, as the tape's backward loop takes any other nodes.
+    for (&[a, b], &g) in args.iter().zip(&g).rev() {
         if g == 0.0 {
             continue;
         }

@@ -1,5 +1,6 @@
 //! The [`Tape`] itself: a graph flattened into arrays, and what can be read from it.
 
+use std::cell::RefCell;
 use std::fmt;
 
 use super::layer::Layer;
@@ -73,7 +74,8 @@ pub struct Tape {
     /// Room for a custom node's parents' data and its local derivatives (twice the
     /// most parents a custom node has), so that no run allocates.
     pub(super) scratch: Vec<f64>,
-    /// Whether every entry of `data` is finite.
+    /// Whether every value of the last forward pass was finite, those of fused nodes
+    /// included.
     pub(super) data_finite: bool,
     /// The first nodes of groups of four `sum`s that `forward` computes side by side
     /// (see `dot4` in `forward.rs`), in order.
@@ -87,12 +89,27 @@ pub struct Tape {
     pub(super) gather: Vec<u32>,
     /// Whether leaves were written since `panels` were last filled.
     pub(super) panels_stale: bool,
+    /// The count of data writes on this thread ([`data_writes`](crate::engine::data_writes))
+    /// when the tape last read its leaves' data: a run that sees another count reads
+    /// them again, so that no change made through a `Value` is missed.
+    pub(super) leaves_read_at: u64,
+    /// For each leaf, whether [`set_inputs`](Tape::set_inputs) wrote it since the last
+    /// [`read_leaves`](Tape::read_leaves): such a leaf takes the sample's number, not its
+    /// `Value`'s data, until then.
+    pub(super) fed: Vec<bool>,
     /// Whether the leaves' entries of `data` are finite (kept up to date by whatever
     /// writes them, so that a run need not look at every leaf).
     pub(super) leaves_finite: bool,
     /// The node indices of the outputs asked for by
     /// [`compile_with_outputs`](Tape::compile_with_outputs).
     pub(super) outputs: Vec<u32>,
+    /// Whether the leaves' entries of `grad` hold more than the last
+    /// [`backward`](Tape::backward) alone (it started from the leaves' grads, which
+    /// were not all 0), so that [`grad_of`](Tape::grad_of) must look in `alone`.
+    pub(super) alone_elsewhere: bool,
+    /// The gradients of the last `backward` alone, when `alone_elsewhere`: computed by
+    /// the first `grad_of` that asks (empty until then).
+    pub(super) alone: RefCell<Vec<f64>>,
     /// Whether the leaves' entries of `grad` are sums of [`Tape::accumulate`] runs not
     /// yet handed to the `Value`s (rather than the gradient of the last `backward`).
     pub(super) unflushed: bool,
@@ -155,7 +172,7 @@ impl Tape {
     /// ```
     pub fn grad_of(&self, leaf: &Value) -> Result<f64, Error> {
         match self.leaf_index.get(&leaf.address()) {
-            Some(&i) => Ok(self.grad[i as usize]),
+            Some(&i) => Ok(self.pass_alone(i as usize)),
             None => Err(Error::NotOnTape {
                 label: leaf.label(),
             }),
@@ -202,14 +219,6 @@ impl Tape {
     /// The index of the constant 1.0 that unfused `sum` terms are multiplied by.
     pub(super) fn one(&self) -> usize {
         self.steps.len()
-    }
-
-    /// The op of node `k` as [`Value::op`] names it (a custom op by its own name).
-    pub(super) fn op_of(&self, k: usize) -> &'static str {
-        match self.steps[k] {
-            Step::Custom(c) => self.customs[c as usize].name,
-            step => step.symbol(),
-        }
     }
 
     /// The label of node `k`, if it has one (for error messages).
@@ -270,18 +279,6 @@ pub(super) enum Step {
     DotThen(Op),
     /// A [`Value::custom`] op: index into `Tape::customs`.
     Custom(u32),
-}
-
-impl Step {
-    /// The op's name in error messages, as [`Value::op`] gives it.
-    pub(super) fn symbol(self) -> &'static str {
-        match self {
-            Step::Leaf => Op::Leaf.symbol(),
-            Step::Unary(op) | Step::Binary(op) | Step::DotThen(op) => op.symbol(),
-            Step::Dot => Op::Sum.symbol(),
-            Step::Custom(_) => Op::Custom.symbol(),
-        }
-    }
 }
 
 /// Whether every number is finite. Written as a fold without early exit so that the

@@ -11,8 +11,9 @@
 //! [`Value::set_data`](crate::Value::set_data), run `forward`, run `backward`, and read
 //! the gradients with [`Value::grad`](crate::Value::grad) as after
 //! [`Value::backward`](crate::Value::backward). Only the data of leaves may change
-//! between runs; to change the expression, compile a new tape. `docs/tape.md` in the
-//! repository has the rules and when to use which engine.
+//! between runs; to change the expression, compile a new tape.
+//! [`docs/tape.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/tape.md) has
+//! the rules and when to use which engine.
 //!
 //! | file | what it holds |
 //! |------|---------------|
@@ -21,6 +22,8 @@
 //! | `forward.rs` | [`Tape::forward`] |
 //! | `layer.rs` | layers: sums that share their inputs, added up together |
 //! | `backward.rs` | [`Tape::backward`] |
+//! | `graph.rs` | the tape as a dynamic graph again, to name the culprit of a NaN |
+//! | `check.rs` | [`Tape::check`]: the tape against the graph built again |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
 //!
 //! ```
@@ -49,8 +52,10 @@
 
 mod backward;
 mod batch;
+mod check;
 mod compile;
 mod forward;
+mod graph;
 mod layer;
 mod layout;
 

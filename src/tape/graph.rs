@@ -1,0 +1,82 @@
+//! The tape as a dynamic graph again: the graph it was compiled from, rebuilt from its
+//! arrays on the leaf data it holds.
+//!
+//! NaN and infinity are rare, and which node the dynamic graph blames for one depends on
+//! the order its passes visit the nodes. So the tape only notes *that* a run went wrong
+//! (cheaply, on the way); then it rebuilds its graph and lets
+//! [`Value::try_backward`] name the culprit: the same pass, op and label as the dynamic
+//! graph, by construction. [`Tape::check`] uses the rebuilt graph too.
+
+use super::layout::Step;
+use super::Tape;
+use crate::engine::op::Op;
+use crate::engine::Value;
+use crate::error::Error;
+
+impl Tape {
+    /// The graph the tape was compiled from, on the tape's current leaf data: fused
+    /// products and sums are separate nodes again, labels are where they were. Returns
+    /// its nodes, `nodes[k]` being tape node `k` (the last one is the root), and the
+    /// leaves' grads set to `leaf_grads` (0 if `None`).
+    pub(super) fn rebuild(&self, leaf_grads: Option<&[f64]>) -> Vec<Value> {
+        let one = self.one();
+        let mut labels = self.labels.iter().peekable();
+        let mut nodes: Vec<Value> = Vec::with_capacity(self.steps.len());
+        for (k, &step) in self.steps.iter().enumerate() {
+            let [a, b] = self.args[k].map(|i| i as usize);
+            let sum = |nodes: &[Value]| -> Value {
+                let pairs = self.runs[a..b].iter().flat_map(|r| r.xs().zip(r.ys()));
+                pairs
+                    .map(|(x, y)| {
+                        if y == one {
+                            nodes[x].clone()
+                        } else {
+                            nodes[x].binary(&nodes[y], Op::Mul)
+                        }
+                    })
+                    .sum()
+            };
+            let node = match step {
+                Step::Leaf => {
+                    let leaf = Value::new(self.data[k]);
+                    leaf.add_grad(leaf_grads.map_or(0.0, |g| g[k]));
+                    leaf
+                }
+                Step::Unary(op) => nodes[a].unary(op, self.consts[b]),
+                Step::Binary(op) => nodes[a].binary(&nodes[b], op),
+                Step::Dot => sum(&nodes),
+                Step::DotThen(op) => sum(&nodes).unary(op, 0.0),
+                Step::Custom(c) => {
+                    let (f, g) = (
+                        self.customs[c as usize].clone(),
+                        self.customs[c as usize].clone(),
+                    );
+                    let parents: Vec<&Value> = self.custom_parents[a..b]
+                        .iter()
+                        .map(|&i| &nodes[i as usize])
+                        .collect();
+                    Value::custom(
+                        f.name,
+                        &parents,
+                        move |p| f.forward(p),
+                        move |p, out, d| g.local_grads(p, out, d),
+                    )
+                }
+            };
+            let node = match labels.next_if(|(j, _)| *j as usize == k) {
+                Some((_, label)) => node.with_label(label.to_string()),
+                None => node,
+            };
+            nodes.push(node);
+        }
+        nodes
+    }
+
+    /// The error the dynamic graph reports for this tape's values (after `forward`
+    /// found a NaN or infinity) or for its backward pass from leaves whose grads hold
+    /// `leaf_grads` (after `backward` did): the rebuilt graph's `try_backward`.
+    pub(super) fn graph_error(&self, leaf_grads: Option<&[f64]>) -> Option<Error> {
+        let nodes = self.rebuild(leaf_grads);
+        nodes.last().and_then(|root| root.try_backward().err())
+    }
+}

@@ -1,0 +1,186 @@
+//! Lesson 28: the tape never silently disagrees with the graph. Each test here is a way
+//! a fast path once went quietly wrong (issue 8), written as the smallest program that
+//! showed it: the tape must give the dynamic graph's numbers, or an error saying what to
+//! do.
+//!
+//! Python has no tape; the dynamic graph each test compares against is micrograd's.
+
+use micrograd::loss;
+use micrograd::prelude::*;
+use micrograd::random::PythonRandom;
+use micrograd::tape::Tape;
+
+/// Sixteen sums that share their second factor `w` become one layer of the tape; their
+/// first factors `e_j = x_j.exp()` are inner nodes, computed in the same forward pass
+/// (and used once more, by a sum the backward pass reaches last, so that the tape
+/// computes all of them before the sixteen sums).
+fn sixteen_sums_of_inner_first_factors(x: &[Value], w: &Value) -> Value {
+    let e: Vec<Value> = x.iter().map(Value::exp).collect();
+    let sums: Value = e.iter().map(|e| [e * w].into_iter().sum::<Value>()).sum();
+    e.iter().sum::<Value>() + sums
+}
+
+// e = [x.exp() for x in xs]; root = sum(e) + sum(sum([e_j * w]) for e_j in e), with
+// every x changed after compiling
+#[test]
+fn a_layer_whose_first_factors_are_inner_nodes_uses_this_runs_values() {
+    let w = Value::new(2.0);
+    let x: Vec<Value> = (0..16).map(|j| Value::new(0.1 * j as f64)).collect();
+    let mut tape = Tape::compile(&sixteen_sums_of_inner_first_factors(&x, &w)).unwrap();
+    for x in &x {
+        x.set_data(x.data() + 1.0);
+    }
+    let graph = sixteen_sums_of_inner_first_factors(&x, &w);
+    assert_eq!(tape.forward().unwrap().to_bits(), graph.data().to_bits());
+}
+
+// for sample in batch: loss.backward()   -- then backward() before the sums are handed over
+#[test]
+fn backward_between_accumulate_and_flush_is_refused_and_keeps_the_sums() {
+    let w = Value::new(3.0);
+    let mut tape = Tape::compile(&(&w * &w)).unwrap();
+    tape.accumulate().unwrap();
+    tape.accumulate().unwrap();
+    let err = tape.backward().unwrap_err();
+    assert!(err.to_string().contains("flush_grads"), "{err}");
+    tape.flush_grads();
+    assert_eq!(w.grad(), 12.0); // two runs of d (w w) / dw = 2 w, none lost
+    tape.backward().unwrap();
+    assert_eq!(w.grad(), 18.0);
+}
+
+// for p in model.parameters(): p.data -= lr * p.grad   -- the next batch sees the new p
+#[test]
+fn accumulate_reads_the_parameters_the_optimiser_changed_without_being_told() {
+    let (w, x) = (Value::new(2.0), Value::new(0.0));
+    let loss = |w: &Value, x: &Value| (w * x).powf(2.0);
+    let mut tape = Tape::compile(&loss(&w, &x)).unwrap();
+    let input = tape.inputs(std::slice::from_ref(&x)).unwrap();
+    let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+    for step in 0..3 {
+        tape.set_inputs(&input, &[1.5]).unwrap();
+        let tape_loss = tape.accumulate().unwrap();
+        let graph_loss = loss(&Value::new(w.data()), &Value::new(1.5)).data();
+        assert_eq!(tape_loss.to_bits(), graph_loss.to_bits(), "step {step}");
+        opt.zero_grad();
+        tape.flush_grads();
+        opt.step().unwrap();
+    }
+    w.set_data(-1.0); // a write by hand is seen too, and the fed input is kept
+    assert_eq!(tape.evaluate().unwrap(), 2.25);
+}
+
+/// The tape's error for `root` (forward, then backward) and the dynamic graph's
+/// (`try_backward`), as their messages: pass, op, label and value.
+fn errors_of_tape_and_graph(root: &Value) -> (String, String) {
+    let mut tape = Tape::compile(root).unwrap();
+    let tape_err = tape.forward().and_then(|_| tape.backward()).unwrap_err();
+    let graph_err = root.try_backward().unwrap_err();
+    (tape_err.to_string(), graph_err.to_string())
+}
+
+// w = x = Value(1e200); (0.5 + w*x).tanh()   -- w*x is inf, and tanh(inf) is 1
+#[test]
+fn an_overflow_under_a_saturating_activation_is_reported_as_the_graph_reports_it() {
+    let (w, x) = (Value::new(1e200), Value::new(1e200));
+    let sum = || [Value::new(0.5), &w * &x].into_iter().sum::<Value>();
+    let minus = || [Value::new(0.5), -(&w * &x)].into_iter().sum::<Value>();
+    for root in [
+        sum().tanh(),
+        minus().relu(),
+        minus().sigmoid(),
+        minus().exp(),
+    ] {
+        let (tape, graph) = errors_of_tape_and_graph(&root);
+        assert!(graph.starts_with("forward pass: op `*`"), "{graph}");
+        assert_eq!(tape, graph);
+    }
+}
+
+// s = (0.5 + w*x); s.label = 's'   -- the product overflowed, not the sum
+#[test]
+fn an_overflow_in_a_product_inside_a_labelled_sum_names_the_product() {
+    let (w, x) = (Value::new(1e200), Value::new(1e200));
+    let s = [Value::new(0.5), &w * &x]
+        .into_iter()
+        .sum::<Value>()
+        .with_label("s");
+    let (tape, graph) = errors_of_tape_and_graph(&(&s * 2.0));
+    assert!(graph.contains("(no label)"), "{graph}");
+    assert_eq!(tape, graph);
+}
+
+// y = x.sqrt() * a + x.sqrt() * b   -- at x = 0 two rules make infinities: the same one is named
+#[test]
+fn of_two_infinite_gradients_the_tape_names_the_one_the_graph_names() {
+    let x = Value::new(0.0);
+    let a = x.sqrt().with_label("first") * 2.0;
+    let b = x.sqrt().with_label("second") * 3.0;
+    let (tape, graph) = errors_of_tape_and_graph(&(a + b));
+    assert!(graph.starts_with("backward pass: op `sqrt`"), "{graph}");
+    assert_eq!(tape, graph);
+}
+
+/// Compiles `build(leaves)` at the data `before`, moves the leaves to `after` and asks
+/// [`Tape::check`] whether the tape is still the graph `build` makes there.
+fn still_the_graph_on_other_data(
+    before: &[f64],
+    after: &[f64],
+    build: impl Fn(&[Value]) -> Result<Value, Error>,
+) -> Result<(), Error> {
+    let leaves: Vec<Value> = before.iter().map(|&x| Value::new(x)).collect();
+    let mut tape = Tape::compile(&build(&leaves)?)?;
+    for (leaf, &x) in leaves.iter().zip(after) {
+        leaf.set_data(x);
+    }
+    tape.check(|| build(&leaves))
+}
+
+// The library builds no graph whose shape or constants depend on the data: each loss and
+// each activation compiled on some logits is still itself on others.
+#[test]
+fn no_library_function_freezes_the_data_it_was_compiled_on() {
+    let (before, after) = ([2.0, -1.0, 0.5], [-3.0, 4.0, 0.25]);
+    let check = |name: &str, build: &dyn Fn(&[Value]) -> Result<Value, Error>| {
+        let checked = still_the_graph_on_other_data(&before, &after, build);
+        assert!(checked.is_ok(), "{name}: {}", checked.unwrap_err());
+    };
+    check("mse", &|z| loss::mse(z, &[1.0, 0.0, -1.0]));
+    check("svm_hinge", &|z| loss::svm_hinge(z, &[1.0, -1.0, 1.0]));
+    check("l2", &|z| Ok(loss::l2(z, 0.5)));
+    check("softmax_cross_entropy", &|z| {
+        loss::softmax_cross_entropy(z, 1)
+    });
+    let rows = |z: &[Value]| [z.to_vec(), z.iter().rev().cloned().collect()];
+    check("softmax_cross_entropy_mean", &|z| {
+        loss::softmax_cross_entropy_mean(&rows(z), &[0, 2])
+    });
+    for activation in [
+        Activation::Relu,
+        Activation::LeakyRelu(0.1),
+        Activation::Tanh,
+        Activation::Sigmoid,
+    ] {
+        let layers = [(4, activation), (1, Activation::Linear)];
+        let model = MLP::with_activations(3, &layers, &mut PythonRandom::seed(1));
+        check("MLP", &|z| Ok(model.forward(z)?.remove(0)));
+    }
+}
+
+// A branch on .data() while building is frozen into the tape; check() says where.
+#[test]
+fn check_names_the_first_node_that_is_not_the_graph_built_again() {
+    let err = still_the_graph_on_other_data(&[2.0], &[-1.0], |x| {
+        let x = &x[0];
+        Ok(if x.data() > 0.0 { x.relu() } else { x.tanh() })
+    })
+    .unwrap_err();
+    assert!(
+        matches!(err, Error::TapeMismatch { op: "tanh", .. }),
+        "{err}"
+    );
+    // A constant computed from .data(): the leaf that holds it is named.
+    let err =
+        still_the_graph_on_other_data(&[2.0], &[-1.0], |x| Ok(&x[0] - x[0].data())).unwrap_err();
+    assert!(matches!(err, Error::TapeMismatch { op: "", .. }), "{err}");
+}

@@ -1,0 +1,508 @@
+//! Lesson 29: the proof that the tape is the graph. Random network-shaped graphs (a
+//! batch of samples through layers of neurons, weights-first or inputs-first products,
+//! shared subexpressions, every op, labels here and there), each compiled once and then
+//! run for many rounds of new leaf data, some written by an optimiser's `step`: every
+//! value, gradient and output of the tape equals the dynamic graph's bit for bit
+//! (`f64::to_bits`), and wherever the graph reports a NaN or infinity the tape reports
+//! the same pass, op and label.
+//!
+//! (Custom ops, `Value::custom`, are among the ops.) The generator is a few lines of xorshift with fixed seeds, so a failure is a seed
+//! to replay. `MICROGRAD_RANDOM_GRAPHS=2000 cargo test --release --test 29_tape_random`
+//! runs a larger search (the default keeps `cargo test` fast).
+//!
+//! Python has no tape; the dynamic graph is micrograd's, built afresh at every round.
+
+use micrograd::optim::{Optimizer, Sgd};
+use micrograd::tape::Tape;
+use micrograd::Value;
+
+/// A small, fixed-seed random number generator (xorshift64*): no dependency needed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// A whole number in `lo..=hi`.
+    fn int(&mut self, lo: usize, hi: usize) -> usize {
+        lo + (self.next() % (hi - lo + 1) as u64) as usize
+    }
+    /// A float in `[-1, 1)`.
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+    /// True with probability `p`.
+    fn chance(&mut self, p: f64) -> bool {
+        (self.unit() + 1.0) / 2.0 < p
+    }
+    /// A number for a leaf: mostly small, now and then one that overflows something.
+    fn data(&mut self) -> f64 {
+        if self.chance(0.01) {
+            1e200 * self.unit()
+        } else {
+            2.0 * self.unit()
+        }
+    }
+}
+
+/// Every one-parent op, with a constant where it takes one.
+const UNARY: [&str; 10] = [
+    "relu",
+    "leaky_relu",
+    "tanh",
+    "sigmoid",
+    "exp",
+    "ln",
+    "powf",
+    "sqrt",
+    "abs",
+    "neg",
+];
+/// Every two-parent op.
+const BINARY: [&str; 5] = ["+", "-", "*", "/", "pow"];
+
+/// One node of a graph's recipe: how to build it from earlier nodes (by position).
+#[derive(Clone, Debug)]
+enum Node {
+    /// Input leaf `i` of the batch.
+    Input(usize),
+    /// Parameter `i`.
+    Param(usize),
+    /// A constant, a new leaf at every build (as `&x * 2.0` makes one).
+    Const(f64),
+    Unary(&'static str, usize, f64),
+    Binary(&'static str, usize, usize),
+    Sum(Vec<usize>),
+    /// A `Value::custom` op (see [`custom`]) of one, two or three parents.
+    Custom(Vec<usize>),
+}
+
+/// A graph as a recipe, so that it can be built again on new data.
+struct Recipe {
+    nodes: Vec<(Node, Option<String>)>,
+    /// Nodes other than the root whose values the tape reports ([`Tape::outputs`]).
+    outputs: Vec<usize>,
+}
+
+impl Recipe {
+    /// Builds the graph on `inputs` and `params`; returns every node.
+    fn build(&self, inputs: &[Value], params: &[Value]) -> Vec<Value> {
+        let mut built: Vec<Value> = Vec::with_capacity(self.nodes.len());
+        for (node, label) in &self.nodes {
+            let v = match node {
+                Node::Input(i) => inputs[*i].clone(),
+                Node::Param(i) => params[*i].clone(),
+                Node::Const(c) => Value::new(*c),
+                Node::Unary(op, a, p) => unary(op, &built[*a], *p),
+                Node::Binary(op, a, b) => binary(op, &built[*a], &built[*b]),
+                Node::Sum(terms) => terms.iter().map(|&t| built[t].clone()).sum(),
+                Node::Custom(parents) => {
+                    custom(&parents.iter().map(|&p| &built[p]).collect::<Vec<_>>())
+                }
+            };
+            built.push(match label {
+                Some(l) => v.with_label(l.clone()),
+                None => v,
+            });
+        }
+        built
+    }
+}
+
+fn unary(op: &str, a: &Value, p: f64) -> Value {
+    match op {
+        "relu" => a.relu(),
+        "leaky_relu" => a.leaky_relu(p),
+        "tanh" => a.tanh(),
+        "sigmoid" => a.sigmoid(),
+        "exp" => a.exp(),
+        "ln" => a.ln(),
+        "powf" => a.powf(p),
+        "sqrt" => a.sqrt(),
+        "abs" => a.abs(),
+        "neg" => -a,
+        _ => unreachable!("{op}"),
+    }
+}
+
+/// Custom ops: `x / (1 + |x|)`, `x * y + x` and `x * y + z`, with their derivatives.
+fn custom(parents: &[&Value]) -> Value {
+    match parents.len() {
+        1 => Value::custom(
+            "softsign",
+            parents,
+            |p| p[0] / (1.0 + p[0].abs()),
+            |p, _, d| d[0] = 1.0 / ((1.0 + p[0].abs()) * (1.0 + p[0].abs())),
+        ),
+        2 => Value::custom(
+            "xy+x",
+            parents,
+            |p| p[0] * p[1] + p[0],
+            |p, _, d| {
+                d[0] = p[1] + 1.0;
+                d[1] = p[0];
+            },
+        ),
+        _ => Value::custom(
+            "xy+z",
+            parents,
+            |p| p[0] * p[1] + p[2],
+            |p, _, d| {
+                d[0] = p[1];
+                d[1] = p[0];
+                d[2] = 1.0;
+            },
+        ),
+    }
+}
+
+fn binary(op: &str, a: &Value, b: &Value) -> Value {
+    match op {
+        "+" => a + b,
+        "-" => a - b,
+        "*" => a * b,
+        "/" => a / b,
+        "pow" => a.pow(b),
+        _ => unreachable!("{op}"),
+    }
+}
+
+/// Builds recipes of network-shaped graphs.
+struct Generator<'a> {
+    rng: &'a mut Rng,
+    recipe: Recipe,
+    params: usize,
+    inputs: usize,
+}
+
+impl Generator<'_> {
+    fn push(&mut self, node: Node) -> usize {
+        // Now and then a label, which keeps a node from being fused.
+        let label = self
+            .rng
+            .chance(0.03)
+            .then(|| format!("n{}", self.recipe.nodes.len()));
+        self.recipe.nodes.push((node, label));
+        self.recipe.nodes.len() - 1
+    }
+
+    fn param(&mut self) -> usize {
+        self.params += 1;
+        self.push(Node::Param(self.params - 1))
+    }
+
+    /// A one-parent op of `a`, its constant drawn where it has one. `ln`, `sqrt`,
+    /// `powf` and `pow` are mostly given operands where they are defined.
+    fn unary_of(&mut self, a: usize) -> usize {
+        let op = UNARY[self.rng.int(0, UNARY.len() - 1)];
+        let p = match op {
+            "leaky_relu" => 0.1 * self.rng.unit(),
+            "powf" => [2.0, 3.0, 0.5, -1.0][self.rng.int(0, 3)],
+            _ => 0.0,
+        };
+        let safe = matches!(op, "ln" | "sqrt" | "powf") && self.rng.chance(0.9);
+        let a = if safe { self.positive(a) } else { a };
+        self.push(Node::Unary(op, a, p))
+    }
+
+    /// `1 + a * a`: positive, and another use of `a`.
+    fn positive(&mut self, a: usize) -> usize {
+        let square = self.push(Node::Binary("*", a, a));
+        let one = self.push(Node::Const(1.0));
+        self.push(Node::Binary("+", one, square))
+    }
+
+    fn binary_of(&mut self, a: usize, b: usize) -> usize {
+        let op = BINARY[self.rng.int(0, BINARY.len() - 1)];
+        let b = if matches!(op, "/" | "pow") && self.rng.chance(0.9) {
+            self.positive(b)
+        } else {
+            b
+        };
+        let a = if op == "pow" && self.rng.chance(0.9) {
+            self.positive(a)
+        } else {
+            a
+        };
+        self.push(Node::Binary(op, a, b))
+    }
+
+    /// A layer of `width` neurons on `h` for each sample of `batch` (the same weights
+    /// for every sample): `act(b + Σ w·h)`, each product weights-first or inputs-first.
+    fn layer(&mut self, batch: &[Vec<usize>], width: usize) -> Vec<Vec<usize>> {
+        let nin = batch[0].len();
+        let weights: Vec<(usize, Vec<usize>)> = (0..width)
+            .map(|_| (self.param(), (0..nin).map(|_| self.param()).collect()))
+            .collect();
+        let inputs_first = self.rng.chance(0.3);
+        let activation = self.rng.int(0, 5);
+        let mut out = Vec::new();
+        for h in batch {
+            let mut row = Vec::new();
+            for (bias, w) in &weights {
+                let mut terms = vec![*bias];
+                for (&w, &x) in w.iter().zip(h) {
+                    let (a, b) = if inputs_first || self.rng.chance(0.02) {
+                        (x, w)
+                    } else {
+                        (w, x)
+                    };
+                    terms.push(self.push(Node::Binary("*", a, b)));
+                }
+                let sum = self.push(Node::Sum(terms));
+                row.push(match activation {
+                    0 => self.push(Node::Unary("relu", sum, 0.0)),
+                    1 => self.push(Node::Unary("tanh", sum, 0.0)),
+                    2 => self.push(Node::Unary("sigmoid", sum, 0.0)),
+                    3 => sum,
+                    _ => self.unary_of(sum),
+                });
+            }
+            // Shared subexpressions: an output replaced by an op of two of them (each
+            // still used by the next layer too).
+            for _ in 0..self.rng.int(0, 2) {
+                let (i, j) = (
+                    self.rng.int(0, row.len() - 1),
+                    self.rng.int(0, row.len() - 1),
+                );
+                let (k, arity) = (self.rng.int(0, row.len() - 1), self.rng.int(1, 3));
+                let mixed = match self.rng.int(0, 2) {
+                    0 => self.binary_of(row[i], row[j]),
+                    1 => self.unary_of(row[i]),
+                    _ => self.push(Node::Custom([row[i], row[j], row[k]][..arity].to_vec())),
+                };
+                row.push(mixed);
+            }
+            out.push(row);
+        }
+        out
+    }
+}
+
+/// A random network-shaped graph: its recipe, the number of inputs per sample, of
+/// samples and of parameters.
+fn random_graph(rng: &mut Rng) -> (Recipe, usize, usize) {
+    let batch = rng.int(1, 40);
+    let nin = rng.int(1, 4);
+    // Widths of 1 to 40, within a budget that keeps debug builds fast.
+    let layers = rng.int(1, 3);
+    let budget = 6000 / batch;
+    let mut g = Generator {
+        rng,
+        recipe: Recipe {
+            nodes: Vec::new(),
+            outputs: Vec::new(),
+        },
+        params: 0,
+        inputs: 0,
+    };
+    let mut h: Vec<Vec<usize>> = (0..batch)
+        .map(|_| {
+            (0..nin)
+                .map(|_| {
+                    g.inputs += 1;
+                    g.push(Node::Input(g.inputs - 1))
+                })
+                .collect()
+        })
+        .collect();
+    for _ in 0..layers {
+        let most = (budget / h[0].len().max(1)).clamp(1, 40);
+        let width = g.rng.int(1, most);
+        h = g.layer(&h, width);
+    }
+    // Each sample's score: the sum of its outputs; the loss: an op of each, summed.
+    let mut losses = Vec::new();
+    for row in &h {
+        let score = g.push(Node::Sum(row.clone()));
+        g.recipe.outputs.push(score);
+        losses.push(g.unary_of(score));
+    }
+    let mut loss = g.push(Node::Sum(losses));
+    if g.rng.chance(0.5) {
+        // L2 regularisation: every parameter used once more.
+        let squares: Vec<usize> = (0..g.params)
+            .map(|i| {
+                let p = g.push(Node::Param(i));
+                g.push(Node::Binary("*", p, p))
+            })
+            .collect();
+        let reg = g.push(Node::Sum(squares));
+        loss = g.push(Node::Binary("+", loss, reg));
+    }
+    g.push(Node::Binary("*", loss, loss)); // (a root that is not a sum)
+    let (inputs, params) = (g.inputs, g.params);
+    (g.recipe, inputs, params)
+}
+
+/// What a run gave: the value, or the error's message (pass, op, label and value).
+fn outcome<T>(r: Result<T, micrograd::Error>) -> Result<T, String> {
+    r.map_err(|e| e.to_string())
+}
+
+fn bits(xs: impl IntoIterator<Item = f64>) -> Vec<u64> {
+    xs.into_iter().map(f64::to_bits).collect()
+}
+
+/// Sets every leaf's grad to `g`.
+fn set_grads(leaves: &[Value], g: &[f64]) {
+    for (l, &g) in leaves.iter().zip(g) {
+        l.set_grad(g);
+    }
+}
+
+/// The error `try_backward` reports on a fresh build of `recipe`, if any, starting
+/// from leaf grads `start`; with the leaves' grads it leaves.
+fn graph_backward(
+    recipe: &Recipe,
+    (inputs, params): (&[Value], &[Value]),
+    start: &[f64],
+) -> (Result<(), String>, Vec<f64>) {
+    let leaves: Vec<Value> = inputs.iter().chain(params).cloned().collect();
+    set_grads(&leaves, start);
+    let g = recipe.build(inputs, params);
+    let result = outcome(g[g.len() - 1].try_backward());
+    (result, leaves.iter().map(Value::grad).collect())
+}
+
+/// One random graph, compiled once and run for `rounds` rounds against the dynamic
+/// graph. Panics with the seed and round at the first difference.
+fn tape_equals_graph(seed: u64, rounds: usize) {
+    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+    let (recipe, n_inputs, n_params) = random_graph(&mut rng);
+    let inputs: Vec<Value> = (0..n_inputs).map(|_| Value::new(rng.data())).collect();
+    let params: Vec<Value> = (0..n_params).map(|_| Value::new(rng.data())).collect();
+    let leaves: Vec<Value> = inputs.iter().chain(&params).cloned().collect();
+    let n = leaves.len();
+    let built = recipe.build(&inputs, &params);
+    let outputs: Vec<Value> = recipe.outputs.iter().map(|&i| built[i].clone()).collect();
+    let mut tape = Tape::compile_with_outputs(&built[built.len() - 1], &outputs).unwrap();
+    drop((built, outputs));
+    let feed = tape.inputs(&inputs).unwrap();
+    let mut opt = Sgd::new(params.clone(), 1e-3).unwrap();
+    let both = (&inputs[..], &params[..]);
+    let at = |round: usize, what: &str| format!("seed {seed}, round {round}: {what}");
+
+    for round in 0..rounds {
+        // A mini-batch right after new data: samples written with set_inputs,
+        // accumulate, then flush into zeroed grads; the graph: each sample's backward
+        // into the same grads.
+        let data: Vec<f64> = params.iter().map(Value::data).collect();
+        let (mut graph_grads, mut summed) = (vec![0.0; n], false);
+        for _ in 0..rng.int(1, 3) {
+            let xs: Vec<f64> = (0..n_inputs).map(|_| rng.unit()).collect();
+            tape.set_inputs(&feed, &xs).unwrap();
+            let tape_result = outcome(tape.accumulate());
+            let evaluated = outcome(tape.evaluate()).map(f64::to_bits);
+            let fed: Vec<Value> = xs.iter().map(|&x| Value::new(x)).collect();
+            let value = recipe
+                .build(&fed, &params)
+                .pop()
+                .map(|v| v.data().to_bits());
+            let fed_both = (&fed[..], &params[..]);
+            let (graph_result, grads) = graph_backward(&recipe, fed_both, &graph_grads);
+            assert_eq!(
+                tape_result.map(|_| ()),
+                graph_result,
+                "{}",
+                at(round, "accumulate")
+            );
+            match &graph_result {
+                Err(e) if e.starts_with("forward") => assert_eq!(evaluated, Err(e.clone())),
+                _ => assert_eq!(evaluated.ok(), value, "{}", at(round, "evaluate")),
+            }
+            summed |= !matches!(&graph_result, Err(e) if e.starts_with("forward"));
+            match graph_result {
+                Ok(()) => graph_grads = grads,
+                // After a backward error the tape drops the batch's sums (documented).
+                Err(e) if e.starts_with("backward") => graph_grads.fill(0.0),
+                Err(_) => {}
+            }
+        }
+        if summed && rng.chance(0.3) {
+            // backward() before the flush is refused, and the sums are kept.
+            let refused = outcome(tape.backward()).unwrap_err();
+            assert!(refused.contains("flush_grads"), "{}", at(round, &refused));
+        }
+        for p in &params {
+            p.zero_grad();
+        }
+        tape.flush_grads();
+        let flushed = params.iter().map(Value::grad);
+        assert_eq!(
+            bits(flushed),
+            bits(graph_grads[n_inputs..].to_vec()),
+            "{}",
+            at(round, "flush")
+        );
+        assert!(params
+            .iter()
+            .zip(&data)
+            .all(|(p, &d)| p.data().to_bits() == d.to_bits()));
+
+        // forward and outputs: the values of a graph built afresh
+        let tape_value = outcome(tape.forward());
+        let g = recipe.build(&inputs, &params);
+        let graph_value = g[g.len() - 1].data();
+        let (graph_result, _) = graph_backward(&recipe, both, &vec![0.0; n]);
+        if let Err(e) = &graph_result {
+            if e.starts_with("forward") {
+                assert_eq!(tape_value, Err(e.clone()), "{}", at(round, "forward"));
+            }
+        }
+        if tape_value.is_ok() || graph_result.is_ok() {
+            let value = tape_value.map(f64::to_bits);
+            assert_eq!(value, Ok(graph_value.to_bits()), "{}", at(round, "value"));
+            let outs = recipe.outputs.iter().map(|&i| g[i].data());
+            assert_eq!(bits(tape.outputs()), bits(outs), "{}", at(round, "outputs"));
+        }
+        drop(g);
+
+        // backward, into leaf grads that already hold something: (G + c1) + c2 ...
+        let start: Vec<f64> = (0..n).map(|_| rng.unit()).collect();
+        let (graph_result, graph_grads) = graph_backward(&recipe, both, &start);
+        set_grads(&leaves, &start);
+        let tape_result = outcome(tape.backward());
+        assert_eq!(tape_result, graph_result, "{}", at(round, "backward"));
+        if graph_result.is_ok() {
+            let tape_grads = leaves.iter().map(Value::grad);
+            assert_eq!(
+                bits(tape_grads),
+                bits(graph_grads),
+                "{}",
+                at(round, "grads")
+            );
+            // grad_of: this pass alone, from zero
+            let (_, alone) = graph_backward(&recipe, both, &vec![0.0; n]);
+            let tape_alone = leaves.iter().map(|l| tape.grad_of(l).unwrap());
+            assert_eq!(bits(tape_alone), bits(alone), "{}", at(round, "grad_of"));
+        }
+
+        // New data: by the optimiser's step, or by hand.
+        if round % 2 == 0 && opt.step().is_ok() {
+            continue;
+        }
+        for l in &leaves {
+            let x = rng.data();
+            l.set_data(if rng.chance(0.7) {
+                x.clamp(-2.0, 2.0)
+            } else {
+                x
+            });
+        }
+    }
+}
+
+#[test]
+fn random_graphs_on_the_tape_equal_the_dynamic_graph_bit_for_bit() {
+    let graphs = std::env::var("MICROGRAD_RANDOM_GRAPHS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(20);
+    for seed in 0..graphs {
+        tape_equals_graph(seed, 6);
+    }
+}
