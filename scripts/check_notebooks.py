@@ -14,6 +14,7 @@ such output would differ between runs and fails this check.
 Usage:
   python3 scripts/check_notebooks.py            # check (CI)
   python3 scripts/check_notebooks.py --update   # run and save the outputs in place
+  (either one followed by notebook paths: only those)
 Needs: jupyter nbconvert (pip) and the evcxr kernel (`cargo install evcxr_jupyter
 --locked && evcxr_jupyter --install`).
 """
@@ -62,7 +63,8 @@ def outputs(path):
 
 def execute(path, out_dir):
     cmd = ["jupyter", "nbconvert", "--execute", "--to", "notebook",
-           f"--ExecutePreprocessor.timeout={TIMEOUT}", "--ExecutePreprocessor.kernel_name=rust"]
+           f"--ExecutePreprocessor.timeout={TIMEOUT}", "--ExecutePreprocessor.kernel_name=rust",
+           "--ExecutePreprocessor.record_timing=False"]
     cmd += ["--inplace", path] if out_dir is None else ["--output-dir", out_dir, path]
     start = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True)
@@ -72,12 +74,25 @@ def execute(path, out_dir):
     return proc.returncode == 0, seconds
 
 
+def tidy(path):
+    """Keeps what a run leaves in a notebook from depending on the run: cell ids are
+    `cell-N`, and no cell keeps execution timestamps."""
+    nb = json.load(open(path))
+    for i, cell in enumerate(nb["cells"]):
+        cell["id"] = f"cell-{i}"
+        cell["metadata"].pop("execution", None)
+    with open(path, "w") as fh:
+        json.dump(nb, fh, indent=1, ensure_ascii=False)
+        fh.write("\n")
+
+
 def main():
     update = "--update" in sys.argv[1:]
+    only = [os.path.abspath(a) for a in sys.argv[1:] if a != "--update"]
     failures = []
     total = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        for path in NOTEBOOKS:
+        for path in only or NOTEBOOKS:
             name = os.path.basename(path)
             ok, seconds = execute(path, None if update else tmp)
             total += seconds
@@ -85,6 +100,8 @@ def main():
                 failures.append(f"{name}: a cell failed (see above)")
                 print(f"FAIL {name}: a cell failed ({seconds:.0f} s)")
                 continue
+            if update:
+                tidy(path)
             fresh = outputs(path if update else os.path.join(tmp, name))
             saved = fresh if update else outputs(path)
             errors = [i for i, cell in enumerate(fresh) if any(o[0] == "error" for o in cell)]
