@@ -4,9 +4,25 @@
 //! Run: `cargo run --example 01_value`. It prints the three lines Python micrograd prints
 //! for the same code (`24.7041`, `138.8338`, `645.5773`, from the README's comments).
 
+mod common;
+
+use std::process::ExitCode;
+
 use micrograd::Value;
 
-fn main() {
+const USAGE: &str = "01_value   (no flags: it runs micrograd's README example)
+  -h, --help    print this and exit";
+
+fn main() -> ExitCode {
+    common::main_with(run)
+}
+
+fn run() -> common::Result {
+    let Some(args) = common::flags_or_help(USAGE) else {
+        return Ok(());
+    };
+    common::finish(args, USAGE)?;
+
     // from micrograd.engine import Value
     //
     // a = Value(-4.0)
@@ -41,4 +57,5 @@ fn main() {
     println!("{:.4}", a.grad());
     // print(f'{b.grad:.4f}') # prints 645.5773, i.e. the numerical value of dg/db
     println!("{:.4}", b.grad());
+    Ok(())
 }

@@ -26,8 +26,18 @@ fn main() -> ExitCode {
     }
 }
 
+const USAGE: &str = "02_trace_graph [FLAGS]   (defaults in brackets)
+  --out DIR      where to write simple.dot, neuron.dot (and their SVGs)
+                 [micrograd_trace_graph in the system's temp dir]
+  --html PATH    also write a page that steps through the neuron's backward pass
+                 [none]
+  -h, --help     print this and exit";
+
 fn run() -> Result<(), String> {
-    let (out_dir, html) = parse_args(std::env::args().skip(1))?;
+    let Some((out_dir, html)) = parse_args(std::env::args().skip(1))? else {
+        println!("usage: {USAGE}");
+        return Ok(());
+    };
     std::fs::create_dir_all(&out_dir).map_err(|e| {
         format!(
             "cannot create the output directory {}: {e}; pass a writable directory with --out DIR",
@@ -115,10 +125,11 @@ fn write_lecture_stepper(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `--out DIR` (or `--out=DIR`; else the default) and `--html PATH`, if given.
+/// `--out DIR` (or `--out=DIR`; else the default) and `--html PATH`, if given; `None`
+/// for `-h`/`--help`.
 fn parse_args(
     mut args: impl Iterator<Item = String>,
-) -> Result<(PathBuf, Option<PathBuf>), String> {
+) -> Result<Option<(PathBuf, Option<PathBuf>)>, String> {
     let mut out = std::env::temp_dir().join("micrograd_trace_graph");
     let mut html = None;
     while let Some(arg) = args.next() {
@@ -139,14 +150,11 @@ fn parse_args(
         match flag.as_str() {
             "--out" => out = value("dir")?.into(),
             "--html" => html = Some(value("path")?.into()),
-            _ => {
-                return Err(format!(
-                    "unknown argument `{arg}`; usage: 02_trace_graph [--out DIR] [--html PATH]"
-                ))
-            }
+            "-h" | "--help" => return Ok(None),
+            _ => return Err(format!("unknown argument `{arg}`\nusage: {USAGE}")),
         }
     }
-    Ok((out, html))
+    Ok(Some((out, html)))
 }
 
 /// Writes `DIR/NAME.dot`, and `DIR/NAME.svg` when a renderer is there

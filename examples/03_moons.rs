@@ -35,7 +35,14 @@ use micrograd::random::PythonRandom;
 use micrograd::tape::Tape;
 use plotters::prelude::*;
 
-const USAGE: &str = "03_moons [--steps N] [--data FILE.csv] [--svg PATH] [--engine dynamic|tape]";
+const USAGE: &str = "03_moons [FLAGS]   (defaults in brackets)
+  --steps N               training steps [100]
+  --data FILE.csv         rows x0,x1,label (label -1 or +1), plain or gzip
+                          [the notebook's 100 moons, built in]
+  --svg PATH              where to draw the decision boundary
+                          [micrograd_moons.svg in the system's temp dir]
+  --engine dynamic|tape   build the graph every step, or run a compiled tape [dynamic]
+  -h, --help              print this and exit";
 
 fn main() -> ExitCode {
     common::main_with(run)
@@ -75,10 +82,13 @@ fn run() -> common::Result {
         "{engine:?} engine: median {:.1} µs per step (forward, backward, update)",
         1e6 * step_times[step_times.len() / 2]
     );
+    // The last step printed the accuracy *before* its update; the picture shows the
+    // model after it, so the caption gives that model's own accuracy.
+    let (_, drawn_accuracy) = demo_loss(&model, &data)?;
     let caption = format!(
         "{} after {steps} steps: {:?}% accuracy",
         model.shape(),
-        last_accuracy * 100.0
+        common::percent(drawn_accuracy)
     );
     draw_decision_boundary(&model, &data, &caption, &svg_path)?;
     println!("wrote {}", svg_path.display());

@@ -22,7 +22,11 @@ use micrograd::optim::check_loss;
 use micrograd::prelude::*;
 use micrograd::random::PythonRandom;
 
-const USAGE: &str = "04_lecture [--steps N] [--lr RATE] [--seed N]";
+const USAGE: &str = "04_lecture [FLAGS]   (defaults in brackets)
+  --steps N     training steps [20]
+  --lr RATE     the step size of p.data += -lr * p.grad [0.1]
+  --seed N      Python's random.seed(N) for the initial weights [1337]
+  -h, --help    print this and exit";
 
 fn main() -> ExitCode {
     common::main_with(run)

@@ -25,7 +25,10 @@ use micrograd::optim::check_loss;
 use micrograd::prelude::*;
 use micrograd::random::PythonRandom;
 
-const USAGE: &str = "05_adam_toy [--steps N] [--seed N]";
+const USAGE: &str = "05_adam_toy [FLAGS]   (defaults in brackets)
+  --steps N     training epochs, one full-batch Adam step each [200]
+  --seed N      Python's random.seed(N) for the initial weights [1337]
+  -h, --help    print this and exit";
 
 /// Leaky ReLU's slope for negative inputs.
 const SLOPE: f64 = 0.01;

@@ -29,8 +29,16 @@ use micrograd::data::{load_csv, Dataset};
 use micrograd::prelude::*;
 use rand::{rngs::StdRng, SeedableRng};
 
-const USAGE: &str = "06_digits [--data PATH] [--epochs N] [--batch-size N] [--lr X] \
-                     [--seed N] [--holdout N]";
+const USAGE: &str = "06_digits [FLAGS]   (defaults in brackets)
+  --data PATH       CSV (plain or gzip): 64 pixels 0-16, then the digit
+                    [../shared/data/digits.csv.gz]
+  --epochs N        passes over the training images [20]
+  --batch-size N    images per Adam step [32]
+  --lr X            Adam's learning rate [0.01]
+  --seed N          seeds the initial weights and every shuffle [0]
+  --holdout N       the last N images (after one shuffle) are the test set
+                    [a fifth of the data]
+  -h, --help        print this and exit";
 
 /// The brightest pixel of scikit-learn's digits (each pixel counts the set pixels of a
 /// 4x4 block of the original 32x32 bitmap).

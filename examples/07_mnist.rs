@@ -48,8 +48,18 @@ use micrograd::data::{load_mnist, Dataset};
 use micrograd::prelude::*;
 use rand::{rngs::StdRng, SeedableRng};
 
-const USAGE: &str = "07_mnist [--data DIR] [--holdout N] [--limit N] [--epochs N] \
-                     [--batch-size N] [--lr X] [--seed N] [--engine tape|dynamic]";
+const USAGE: &str = "07_mnist [FLAGS]   (defaults in brackets)
+  --data DIR              the folder of MNIST's IDX files, plain or .gz
+                          [../shared/data/mnist]
+  --holdout N             test on the last N training images, train on the rest
+                          [none: train on train-*, test on t10k-*]
+  --limit N               train on only the first N training images [all]
+  --epochs N              passes over the training images [5]
+  --batch-size N          images per Adam step [32]
+  --lr X                  Adam's learning rate [0.002]
+  --seed N                seeds the initial weights and every shuffle [0]
+  --engine tape|dynamic   a compiled tape per image, or a graph per batch [tape]
+  -h, --help              print this and exit";
 
 fn main() -> ExitCode {
     common::main_with(run)

@@ -85,7 +85,8 @@ fn sum_matches_finite_differences() {
     );
 }
 
-// micrograd's test_more_ops expression, through every op at once
+// One long expression through every op at once (in the spirit of micrograd's
+// test_more_ops, with the ops it lacks: tanh, sigmoid, exp, ln, sqrt, abs, leaky_relu)
 #[test]
 fn a_long_expression_matches_finite_differences() {
     let f = |v: &[Value]| {

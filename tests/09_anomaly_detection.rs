@@ -63,13 +63,37 @@ fn a_finite_graph_gives_the_same_gradients_as_backward() {
     assert_eq!(x.grad(), checked);
 }
 
+// h = x*1; (h-3).ln()  -> nan;  then (h*3).backward()  ->  x.grad == 3
 #[test]
 fn after_an_error_the_graph_can_still_be_used() {
-    let x = Value::new(-1.0);
-    let y = x.ln();
-    assert!(y.try_backward().is_err());
-    x.set_data(1.0);
-    let y = x.ln(); // a new graph from the same leaf
+    let x = Value::new(1.0);
+    let h = &x * 1.0; // an inner node shared by both expressions below
+    assert!((&h - 3.0).ln().try_backward().is_err()); // ln(-2) is NaN
+    assert_eq!(x.grad(), 0.0, "the failed pass spread nothing");
+    // The failed pass left every node ready for the next one: `h` runs its rule again.
+    (&h * 3.0).backward();
+    assert_eq!(x.grad(), 3.0);
+}
+
+// The 0.0 in `0.0 * &big` is a constant the engine made: no one holds it, so an
+// overflow in its gradient alone is no error; every gradient you can read is finite.
+// The tape agrees.
+#[test]
+fn an_overflow_only_in_a_hidden_constants_gradient_is_not_reported() {
+    let big = Value::new(1e150).with_label("big");
+    let y = (0.0 * &big) * &big * &big;
     y.try_backward().unwrap();
-    assert_eq!(x.grad(), 1.0);
+    assert_eq!(big.grad(), 0.0);
+    let hidden = &y.parents()[0].parents()[0].parents()[0];
+    assert_eq!(hidden.grad(), f64::INFINITY);
+    let mut tape = micrograd::tape::Tape::compile(&y).unwrap();
+    tape.forward().unwrap();
+    tape.backward().unwrap();
+    // The same overflow on a value the user holds is reported.
+    let zero = Value::new(0.0).with_label("zero");
+    let y = (&zero * &big) * &big * &big;
+    let err = y.try_backward().unwrap_err();
+    assert_eq!(non_finite(err).0, Pass::Backward);
+    let mut tape = micrograd::tape::Tape::compile(&y).unwrap();
+    assert!(tape.backward().is_err());
 }

@@ -146,7 +146,7 @@ fn the_stepper_page_replays_backward_with_each_rule_in_python_and_rust() {
     );
     // (`>` is written `\u003e` inside the page's data, so no label can end its script.)
     assert!(
-        page.contains(r"Op::Tanh =\u003e (1.0 - out * out, 0.0),"),
+        page.contains("local_grad: |_x, out, _| 1.0 - out * out,"),
         "tanh, the crate's"
     );
     assert!(

@@ -129,6 +129,22 @@ fn backprop_node_by_node_gives_the_lectures_gradients() {
     assert_relative_eq!(x2.grad(), 0.5, max_relative = 1e-15);
 }
 
+// The same neuron in Python micrograd 0.1.0 with the lecture's tanh (math.tanh):
+// scripts/python_reference.py prints, in scripts/python_reference.out,
+// lecture_neuron: o.data, n.grad, x1.grad, w1.grad, x2.grad, w2.grad
+#[test]
+fn backward_on_the_neuron_gives_python_micrograds_numbers_exactly() {
+    let [x1, x2, w1, w2, n, o] = lecture_neuron();
+    o.backward();
+    assert_eq!(o.data(), 0.7071067811865477);
+    assert_eq!(n.grad(), 0.4999999999999998);
+    assert_eq!(
+        [x1.grad(), w1.grad()],
+        [-1.4999999999999993, 0.9999999999999996]
+    );
+    assert_eq!([x2.grad(), w2.grad()], [0.4999999999999998, 0.0]);
+}
+
 // o._backward() alone touches only o's parent, n
 #[test]
 fn a_backward_step_runs_only_that_nodes_rule_once() {

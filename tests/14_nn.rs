@@ -1,4 +1,4 @@
-//! `micrograd::nn`: neurons, layers and MLPs as in micrograd's `nn.py`.
+//! Lesson 14: `micrograd::nn`: neurons, layers and MLPs as in micrograd's `nn.py`.
 
 use micrograd::nn::{Layer, Neuron};
 use micrograd::prelude::*;

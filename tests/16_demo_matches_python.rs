@@ -1,5 +1,6 @@
-//! micrograd's `demo.ipynb`, reproduced number for number: the same initial weights from
-//! `random.seed(1337)`, and the same loss and accuracy at every one of the 100 SGD steps.
+//! Lesson 16: micrograd's `demo.ipynb`, reproduced number for number: the same initial
+//! weights from `random.seed(1337)`, and the same loss and accuracy at every one of the
+//! 100 SGD steps.
 //!
 //! The expected numbers are the `init` line and the 100 `step` lines of
 //! `micrograd_demo_trace.txt`, which `micrograd_demo_trace.py` printed with Python

@@ -185,6 +185,14 @@ fn a_bad_header_is_a_parse_error_on_line_1() {
     assert_eq!((line, column), (1, 17));
     let (line, _, _) = parse_failure(load_text("empty", ""));
     assert_eq!(line, 1);
+    let swish = HEADER_2_2_1.replace("layer 2 ReLU", "layer 2 Swish");
+    let (line, column, message) = parse_failure(load_text("swish", &swish));
+    assert_eq!((line, column), (3, 9));
+    assert!(message.contains("unknown activation `Swish`"), "{message}");
+    let wrong_count = HEADER_2_2_1.replace("parameters 9", "parameters 8");
+    let (line, _, message) = parse_failure(load_text("count", &wrong_count));
+    assert_eq!(line, 5);
+    assert!(message.contains("says 8 parameters"), "{message}");
 }
 
 #[test]

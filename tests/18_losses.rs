@@ -173,6 +173,24 @@ fn bce_of_huge_logits_is_finite() {
     assert_eq!(grads, [0.0, 0.0, 0.25, -0.25]);
 }
 
+// The graph of the loss must not depend on the logits' values (it is built from
+// softplus, not from a branch on z.data()): a tape compiled at z = 2 is right at z = -3.
+#[test]
+fn bce_on_a_tape_follows_logits_that_change_sign() {
+    let z = values(&[2.0, -1.0]);
+    let labels = [1.0, 0.0];
+    let mut tape = micrograd::tape::Tape::compile(
+        &loss::binary_cross_entropy_with_logits(&z, &labels).unwrap(),
+    )
+    .unwrap();
+    for (a, b) in [(-3.0, 0.5), (0.0, 0.0), (40.0, -40.0)] {
+        z[0].set_data(a);
+        z[1].set_data(b);
+        let rebuilt = loss::binary_cross_entropy_with_logits(&values(&[a, b]), &labels).unwrap();
+        assert_eq!(tape.forward().unwrap(), rebuilt.data(), "at ({a}, {b})");
+    }
+}
+
 #[test]
 fn bce_rejects_labels_other_than_zero_or_one() {
     let msg = invalid_input_message(loss::binary_cross_entropy_with_logits(

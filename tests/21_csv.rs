@@ -1,4 +1,4 @@
-//! Reading data sets from CSV text and files.
+//! Lesson 21: reading data sets from CSV text and files.
 // Without the `flate2` feature the tests that read gzip files are left out, and the
 // helpers that only they use with them.
 #![cfg_attr(not(feature = "flate2"), allow(unused_imports, dead_code))]

@@ -1,4 +1,4 @@
-//! Made-up data sets, shuffling, hold-out splits and mini-batches.
+//! Lesson 23: made-up data sets, shuffling, hold-out splits and mini-batches.
 
 use micrograd::data::{make_circles, make_moons, xor, Dataset, MAX_SAMPLES};
 use micrograd::Error;

@@ -124,6 +124,12 @@ fn unary(op: &str, a: &Value, p: f64) -> Value {
         "sqrt" => a.sqrt(),
         "abs" => a.abs(),
         "neg" => -a,
+        "softplus" => a.softplus(),
+        "log1p" => a.log1p(),
+        "sin" => a.sin(),
+        "cos" => a.cos(),
+        "powi" => a.powi(p as i32),
+        "clamp" => a.clamp(-p.abs(), p.abs()),
         _ => unreachable!("{op}"),
     }
 }
@@ -166,6 +172,8 @@ fn binary(op: &str, a: &Value, b: &Value) -> Value {
         "*" => a * b,
         "/" => a / b,
         "pow" => a.pow(b),
+        "max" => a.max(b),
+        "min" => a.min(b),
         _ => unreachable!("{op}"),
     }
 }
@@ -201,9 +209,11 @@ impl Generator<'_> {
         let p = match op {
             "leaky_relu" => 0.1 * self.rng.unit(),
             "powf" => [2.0, 3.0, 0.5, -1.0][self.rng.int(0, 3)],
+            "powi" => [2.0, 3.0, -1.0, 0.0][self.rng.int(0, 3)],
+            "clamp" => 0.5 + self.rng.unit().abs(),
             _ => 0.0,
         };
-        let safe = matches!(op, "ln" | "sqrt" | "powf") && self.rng.chance(0.9);
+        let safe = matches!(op, "ln" | "sqrt" | "powf" | "log1p") && self.rng.chance(0.9);
         let a = if safe { self.positive(a) } else { a };
         self.push(Node::Unary(op, a, p))
     }

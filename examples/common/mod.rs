@@ -58,7 +58,7 @@ pub fn finish(args: pico_args::Arguments, usage: &str) -> Result {
 /// `accuracy` is a fraction (0.5 prints as `50.0%`), or `None` where it does not apply.
 pub fn print_step(step: usize, loss: f64, accuracy: Option<f64>) {
     match accuracy {
-        Some(a) => println!("step {step} loss {loss:?}, accuracy {:?}%", a * 100.0),
+        Some(a) => println!("step {step} loss {loss:?}, accuracy {:?}%", percent(a)),
         None => println!("step {step} loss {loss:?}"),
     }
 }
@@ -68,9 +68,15 @@ pub fn print_step(step: usize, loss: f64, accuracy: Option<f64>) {
 /// index; the loss and accuracy are those that step printed).
 pub fn print_final(step: usize, loss: f64, accuracy: Option<f64>) {
     match accuracy {
-        Some(a) => println!("final step={step} loss={loss:?} accuracy={:?}%", a * 100.0),
+        Some(a) => println!("final step={step} loss={loss:?} accuracy={:?}%", percent(a)),
         None => println!("final step={step} loss={loss:?}"),
     }
+}
+
+/// A fraction as a percentage rounded to 0.01: 0.939 is `93.9`, not `93.89999999999999`
+/// (`0.939 * 100.0`). A whole percentage, as every one of the demo's, is unchanged.
+pub fn percent(fraction: f64) -> f64 {
+    (fraction * 10_000.0).round() / 100.0
 }
 
 /// The value of `--steps` (or `default`), which must be at least 1 so that there is a

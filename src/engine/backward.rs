@@ -24,11 +24,39 @@ impl Value {
     /// Sets this value's grad to 1, then runs each node's backward rule once, in reverse
     /// topological order, *adding* into each grad (`grad += ...`), as micrograd does.
     ///
-    /// **A second call** on the same graph adds again. Because the inner nodes also kept
-    /// their grads from the first call, the leaves then get more than twice the first
-    /// gradient (exactly as in Python). To reuse a graph, reset it first with
+    /// **A second call** on the same graph adds again, and the inner nodes also kept
+    /// their grads from the first call, so the leaves get more than twice the first
+    /// gradient. For graphs of `+`, `*`, `powf` (Python's `**`) and `relu` the numbers
+    /// are Python's: `y = (x * 2) * 5` gives x.grad 10 after one call and 30 after two
+    /// in both. For `-` and `/` they are not: Python builds `a - b` as `a + (b * -1)` and
+    /// `a / b` as `a * b**-1`, and those hidden nodes keep their grads too, while here
+    /// each is one node. With a = 3, b = 2, two `backward()` calls give
+    ///
+    /// | expression | Python micrograd 0.1.0 (a.grad, b.grad) | here |
+    /// |------------|-----------------------------------------|------|
+    /// | `a - b` | 2, -3 | 2, -2 |
+    /// | `a / b` | 1.0, -2.25 | 1.0, -1.5 |
+    ///
+    /// (Python's numbers: `scripts/python_reference.py`, lines `twice_sub` and
+    /// `twice_div` of `scripts/python_reference.out`; after one call both agree:
+    /// 1, -1 and 0.5, -0.75.) A second `backward()` without a reset is rarely what you
+    /// want: to reuse a graph, reset it first with
     /// [`zero_grad_graph`](Value::zero_grad_graph); in training, build a new graph each
     /// step and zero the parameters' grads (`Module::zero_grad`), as micrograd's demo does.
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let (a, b) = (Value::new(3.0), Value::new(2.0));
+    /// let y = &a - &b;
+    /// y.backward();
+    /// y.backward();
+    /// assert_eq!((a.grad(), b.grad()), (2.0, -2.0));   // Python: 2, -3
+    /// let (a, b) = (Value::new(3.0), Value::new(2.0));
+    /// let y = &a / &b;
+    /// y.backward();
+    /// y.backward();
+    /// assert_eq!((a.grad(), b.grad()), (1.0, -1.5));   // Python: 1.0, -2.25
+    /// ```
     ///
     /// NaN and infinities spread silently, as with `f64`; use
     /// [`try_backward`](Value::try_backward) to have them reported.
@@ -51,6 +79,14 @@ impl Value {
 
     /// [`backward`](Value::backward) with anomaly detection: stops at the first NaN or
     /// infinity and returns [`Error::NonFinite`] naming the op and label that produced it.
+    ///
+    /// It reports what reaches a value you hold. The constants the engine makes for `f64`
+    /// operands (the `0.0` in `0.0 * &big`) are leaves no one else holds, so their
+    /// gradients are computed (as in Python) but not checked: with `big = 1e150`,
+    /// `(0.0 * &big) * &big * &big` leaves `∞` on that `0.0` and finite gradients on
+    /// `big` and every node you can reach, and is no error. A non-finite gradient on
+    /// any other node always spreads to the leaves under it (`∞ · 0` is NaN), so
+    /// nothing else is skipped.
     ///
     /// Before any gradient is touched, the forward values are checked: a non-finite value
     /// computed from finite parents (or a non-finite leaf) is reported as made in the
@@ -171,11 +207,13 @@ fn forward_anomaly(node: &Node) -> Option<Error> {
     })
 }
 
-/// The error for a backward rule that just left a non-finite grad on a parent.
+/// The error for a backward rule that just left a non-finite grad on a parent, unless
+/// that parent is a hidden constant (see [`try_backward`](Value::try_backward)).
 fn backward_anomaly(node: &Node) -> Option<Error> {
     let bad = node
         .parents()
         .iter()
+        .filter(|p| !p.node().hidden)
         .map(Value::grad)
         .find(|g| !g.is_finite())?;
     Some(Error::NonFinite {

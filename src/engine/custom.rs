@@ -69,7 +69,8 @@ impl Value {
     ///
     /// # Panics
     ///
-    /// If a closure panics, for example by writing `d[i]` for `i >= parents.len()`.
+    /// If `parents` is empty (a constant is a [`Value::new`]), or if a closure panics,
+    /// for example by writing `d[i]` for `i >= parents.len()`.
     ///
     /// ```
     /// use micrograd::Value;
@@ -107,6 +108,7 @@ impl Value {
     /// f.backward();
     /// assert_eq!((f.data(), x.grad(), y.grad()), (15.0, 5.0, 3.0));
     /// ```
+    #[must_use = "an op returns a new Value and leaves its parents unchanged"]
     pub fn custom<F, G>(op: &'static str, parents: &[&Value], forward: F, local_grads: G) -> Value
     where
         F: Fn(&[f64]) -> f64 + Send + Sync + 'static,
@@ -120,7 +122,10 @@ impl Value {
         let inputs: Vec<f64> = parents.iter().map(|p| p.data()).collect();
         let data = custom.forward(&inputs);
         let parents = match parents {
-            [] => Parents::None,
+            [] => panic!(
+                "Value::custom(\"{op}\", ..) has no parents: an op of nothing is a constant; \
+                 use Value::new(..) for it"
+            ),
             [a] => Parents::One([Value::clone(a)]),
             [a, b] => Parents::Two([Value::clone(a), Value::clone(b)]),
             _ => Parents::Many(parents.iter().map(|&p| p.clone()).collect()),
@@ -131,6 +136,7 @@ impl Value {
             parents,
             op: Op::Custom,
             pending: 0,
+            hidden: false,
             backward: Some(Box::new(custom_rule)),
             extra: Some(Box::new(Extra {
                 custom: Some(custom),

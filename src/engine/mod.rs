@@ -7,8 +7,13 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
-//! | `ops.rs` | every op as a method, with its backward rule | `__add__`, `__mul__`, `__pow__`, `relu` |
-//! | `rules.rs` | every op's arithmetic: forward value, local derivatives | the numbers inside those methods |
+//! | `arithmetic.rs` | `+ - * /`, negation: each op's method, then its rule (forward value, local derivatives) | `__add__`, `__mul__`, `__neg__`, ... |
+//! | `activations.rs` | `relu`, `leaky_relu`, `tanh`, `sigmoid`, `softplus`, each with its rule | `relu()`, the lecture's `tanh()` |
+//! | `functions.rs` | `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, each with its rule | the lecture's `exp()` |
+//! | `powers.rs` | `powf`, `powi`, `pow`, each with its rule | `__pow__` |
+//! | `piecewise.rs` | `abs`, `clamp`, `max`, `min`, each with its rule | |
+//! | `ops.rs` | the shape all ops share (`parent.grad += local * out.grad`); `Sum`, `Product` | the `_backward` closures |
+//! | `rules.rs` | what a rule is; the table from op code to rule, shared with the tape | |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
 //! | `backward.rs` | `backward()`, one node's `backward_step()`, anomaly detection | `backward()`, `_backward()` |
@@ -32,14 +37,19 @@
 //! assert_eq!(x.grad(), 46.0);
 //! ```
 
+mod activations;
 pub(crate) mod address;
+mod arithmetic;
 mod backward;
 pub(crate) mod custom;
 mod drop;
+mod functions;
 mod gradcheck;
 pub(crate) mod op;
 mod operators;
 mod ops;
+mod piecewise;
+mod powers;
 pub(crate) mod repr;
 pub(crate) mod rules;
 pub(crate) mod value;

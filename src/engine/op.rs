@@ -38,6 +38,22 @@ pub(crate) enum Op {
     Sqrt,
     /// `a.abs()` (`"abs"`).
     Abs,
+    /// `a.softplus()` (`"softplus"`).
+    Softplus,
+    /// `a.log1p()` (`"log1p"`).
+    Log1p,
+    /// `a.sin()` (`"sin"`).
+    Sin,
+    /// `a.cos()` (`"cos"`).
+    Cos,
+    /// `a.powi(n)` (`"powi"`).
+    Powi,
+    /// `a.clamp(lo, hi)` (`"clamp"`).
+    Clamp,
+    /// `a.max(&b)` (`"max"`).
+    Max,
+    /// `a.min(&b)` (`"min"`).
+    Min,
     /// A [`Value::custom`](crate::Value::custom) op (its name is kept with its closures).
     Custom,
 }
@@ -63,6 +79,14 @@ impl Op {
             Op::Pow => "pow",
             Op::Sqrt => "sqrt",
             Op::Abs => "abs",
+            Op::Softplus => "softplus",
+            Op::Log1p => "log1p",
+            Op::Sin => "sin",
+            Op::Cos => "cos",
+            Op::Powi => "powi",
+            Op::Clamp => "clamp",
+            Op::Max => "max",
+            Op::Min => "min",
             Op::Custom => "custom",
         }
     }

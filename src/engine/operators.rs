@@ -97,25 +97,25 @@ macro_rules! value_binop {
         impl $Op<f64> for &Value {
             type Output = Value;
             fn $op(self, rhs: f64) -> Value {
-                self.$method(&Value::new(rhs))
+                self.$method(&Value::hidden_constant(rhs))
             }
         }
         impl $Op<f64> for Value {
             type Output = Value;
             fn $op(self, rhs: f64) -> Value {
-                self.$method(&Value::new(rhs))
+                self.$method(&Value::hidden_constant(rhs))
             }
         }
         impl $Op<&Value> for f64 {
             type Output = Value;
             fn $op(self, rhs: &Value) -> Value {
-                Value::new(self).$method(rhs)
+                Value::hidden_constant(self).$method(rhs)
             }
         }
         impl $Op<Value> for f64 {
             type Output = Value;
             fn $op(self, rhs: Value) -> Value {
-                Value::new(self).$method(&rhs)
+                Value::hidden_constant(self).$method(&rhs)
             }
         }
         impl $OpAssign<&Value> for Value {
@@ -130,7 +130,7 @@ macro_rules! value_binop {
         }
         impl $OpAssign<f64> for Value {
             fn $op_assign(&mut self, rhs: f64) {
-                *self = self.$method(&Value::new(rhs));
+                *self = self.$method(&Value::hidden_constant(rhs));
             }
         }
     };

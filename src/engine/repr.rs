@@ -16,8 +16,7 @@ impl fmt::Display for PyFloat {
         if x.is_infinite() {
             return f.write_str(if x > 0.0 { "inf" } else { "-inf" });
         }
-        // Rust's `{:e}` gives the shortest round-trip digits: "-1.2345e-5".
-        let sci = format!("{:e}", x.abs());
+        let sci = shortest_digits(x.abs());
         let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
         let exp: i32 = exp.parse().unwrap_or(0);
         let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
@@ -40,6 +39,27 @@ impl fmt::Display for PyFloat {
             let (int, frac) = digits.split_at(int_len);
             write!(f, "{sign}{int}.{frac}")
         }
+    }
+}
+
+/// `x` in scientific notation with the fewest significant digits that read back as `x`,
+/// as Python's `repr` picks them: "1.2345e-5".
+///
+/// Rust's `{:e}` gives that many digits, but when `x` lies exactly halfway between two
+/// such decimals it takes the upper one (`1341538170625153.25` gives `…153.3`), where
+/// Python (David Gay's dtoa) takes the one correctly rounded half to even (`…153.2`).
+/// Rounding `x` to that many digits with `{:.N e}`, which rounds exactly and half to even,
+/// gives Python's; it is kept only if it reads back as `x` (it always should: the closest
+/// decimal of that length does, when any of that length does).
+fn shortest_digits(x: f64) -> String {
+    let shortest = format!("{x:e}");
+    let mantissa = shortest.split('e').next().unwrap_or(&shortest);
+    let n = mantissa.chars().filter(char::is_ascii_digit).count();
+    let rounded = format!("{x:.*e}", n.saturating_sub(1));
+    if rounded.parse::<f64>() == Ok(x) {
+        rounded
+    } else {
+        shortest
     }
 }
 

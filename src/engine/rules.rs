@@ -1,12 +1,49 @@
-//! The arithmetic of every op, written once: its forward value and its local
-//! derivatives. The dynamic graph (`ops.rs`) and the compiled tape ([`crate::tape`]) both
-//! call these two functions, so the two engines compute the same floating-point numbers.
+//! What every op's rule looks like, and the table that finds an op's rule from its code.
 //!
-//! Every backward rule has the shape `parent.grad += local * out.grad`, where `local` is
-//! d out / d parent. Python writes that line out in each op's `_backward` closure; here
-//! the engines write it once and [`Op::local_grads`] gives the `local` factors.
+//! Each op is written once, in the file of its method (`arithmetic.rs`,
+//! `activations.rs`, ...): the method, and right under it a rule with the op's
+//! forward value and its local derivative side by side, as micrograd's `engine.py`
+//! computes `out` and right under it `_backward`. For `tanh`:
+//!
+//! ```rust,ignore
+//! pub(crate) const TANH: Rule1 = Rule1 {
+//!     forward: |x, _| x.tanh(),
+//!     local_grad: |_x, out, _| 1.0 - out * out,
+//! };
+//! ```
+//!
+//! That is the shape of [`Value::custom`](crate::Value::custom) too: a forward function
+//! and the local derivatives d out / d parent. Every backward rule is then
+//! `parent.grad += local * out.grad`, written once for all ops (`ops.rs` for the dynamic
+//! graph, `tape/backward.rs` for the tape). Both engines reach an op's rule through
+//! [`Op::forward`] and [`Op::local_grads`], a `match` on the op code whose arms call the
+//! rules' functions directly (the compiler inlines them: no indirect call per node), so
+//! the two engines compute the same floating-point numbers.
 
 use super::op::Op;
+
+/// The constants of an op (`leaky_relu`'s slope, `powf`'s exponent, `clamp`'s bounds);
+/// `[0.0, 0.0]` for the ops without any.
+pub(crate) type Consts = [f64; 2];
+
+/// The constants of the ops that have none.
+pub(crate) const NO_CONSTS: Consts = [0.0, 0.0];
+
+/// The rule of a one-parent op `out = f(x)`.
+pub(crate) struct Rule1 {
+    /// `out` from `x` and the op's constants.
+    pub(crate) forward: fn(f64, Consts) -> f64,
+    /// d out / d x from `x`, `out` and the op's constants.
+    pub(crate) local_grad: fn(f64, f64, Consts) -> f64,
+}
+
+/// The rule of a two-parent op `out = f(a, b)`.
+pub(crate) struct Rule2 {
+    /// `out` from `a` and `b`.
+    pub(crate) forward: fn(f64, f64) -> f64,
+    /// `(d out / d a, d out / d b)` from `a`, `b` and `out`.
+    pub(crate) local_grads: fn(f64, f64, f64) -> (f64, f64),
+}
 
 /// How many parents an op takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,125 +52,89 @@ pub(crate) enum Arity {
     Zero,
     /// `relu`, `tanh`, `powf`, `neg`, ...
     One,
-    /// `+ - * /` and `pow`.
+    /// `+ - * /`, `pow`, `max`, `min`.
     Two,
     /// The n-ary `sum` and custom ops.
     Many,
 }
 
-impl Op {
-    /// How many parents a node with this op has.
-    pub(crate) fn arity(self) -> Arity {
-        match self {
-            Op::Leaf => Arity::Zero,
-            Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Pow => Arity::Two,
-            Op::Sum | Op::Custom => Arity::Many,
-            Op::Neg
-            | Op::Relu
-            | Op::LeakyRelu
-            | Op::Tanh
-            | Op::Sigmoid
-            | Op::Exp
-            | Op::Ln
-            | Op::Powf
-            | Op::Sqrt
-            | Op::Abs => Arity::One,
-        }
-    }
+/// Writes [`Op::arity`], [`Op::forward`] and [`Op::local_grads`] from the list of
+/// one-parent and two-parent ops and their rules.
+macro_rules! rule_table {
+    (one: { $($one:ident => $rule1:path,)* } two: { $($two:ident => $rule2:path,)* }) => {
+        impl Op {
+            /// How many parents a node with this op has.
+            pub(crate) fn arity(self) -> Arity {
+                match self {
+                    Op::Leaf => Arity::Zero,
+                    Op::Sum | Op::Custom => Arity::Many,
+                    $(Op::$one)|* => Arity::One,
+                    $(Op::$two)|* => Arity::Two,
+                }
+            }
 
-    /// The value this op computes from its parents' values `a` and `b` (`b` is ignored
-    /// by unary ops) and its constant `param` (the exponent of `powf`, the slope of
-    /// `leaky_relu`; ignored by the others).
-    ///
-    /// For `Sum` it is one step of the left-to-right sum, `acc + term` (a sum starts at
-    /// 0.0, like Python's `sum()`); a leaf just holds `a`.
-    #[inline]
-    pub(crate) fn forward(self, a: f64, b: f64, param: f64) -> f64 {
-        match self {
-            Op::Leaf => a,
-            // Python: out = Value(self.data + other.data, (self, other), '+')
-            Op::Add | Op::Sum => a + b,
-            Op::Sub => a - b,
-            // Python: out = Value(self.data * other.data, (self, other), '*')
-            Op::Mul => a * b,
-            Op::Div => a / b,
-            Op::Neg => -a,
-            // Python: out = Value(0 if self.data < 0 else self.data, (self,), 'ReLU')
-            Op::Relu => {
-                if a < 0.0 {
-                    0.0
-                } else {
-                    a
+            /// The value this op computes from its parents' values `a` and `b` (`b` is
+            /// ignored by one-parent ops) and its constants `c` (ignored by the others).
+            ///
+            /// For `Sum` it is one step of the left-to-right sum, `acc + term` (a sum
+            /// starts at 0.0, like Python's `sum()`); a leaf just holds `a`.
+            // (Inlined into the tape's loops, so that each arm is a direct call: measured
+            // with callgrind on the moons tape step, a plain `#[inline]` was not.)
+            #[inline(always)]
+            pub(crate) fn forward(self, a: f64, b: f64, c: Consts) -> f64 {
+                match self {
+                    Op::Leaf => a,
+                    Op::Sum => a + b,
+                    $(Op::$one => ($rule1.forward)(a, c),)*
+                    $(Op::$two => ($rule2.forward)(a, b),)*
+                    Op::Custom => unreachable!("a custom op computes with its own closures"),
                 }
             }
-            Op::LeakyRelu => {
-                if a > 0.0 {
-                    a
-                } else {
-                    param * a
-                }
-            }
-            Op::Tanh => a.tanh(),
-            // Two branches so that e^(-x) never overflows.
-            Op::Sigmoid => {
-                if a >= 0.0 {
-                    1.0 / (1.0 + (-a).exp())
-                } else {
-                    let e = a.exp();
-                    e / (1.0 + e)
-                }
-            }
-            Op::Exp => a.exp(),
-            Op::Ln => a.ln(),
-            // Python: out = Value(self.data**other, (self,), f'**{other}')
-            Op::Powf => a.powf(param),
-            Op::Pow => a.powf(b),
-            Op::Sqrt => a.sqrt(),
-            Op::Abs => a.abs(),
-            Op::Custom => unreachable!("a custom op computes with its own closures"),
-        }
-    }
 
-    /// The local derivatives `(d out / d a, d out / d b)` of this op, given its parents'
-    /// values `a` and `b`, its own value `out` and its constant `param` (as for
-    /// [`forward`](Op::forward)). Unary ops return 0 for `b`; `Sum` returns 1 for a term.
-    #[inline]
-    pub(crate) fn local_grads(self, a: f64, b: f64, out: f64, param: f64) -> (f64, f64) {
-        match self {
-            Op::Leaf => (0.0, 0.0),
-            // Python: self.grad += out.grad; other.grad += out.grad
-            Op::Add | Op::Sum => (1.0, 1.0),
-            Op::Sub => (1.0, -1.0),
-            // Python: self.grad += other.data * out.grad; other.grad += self.data * out.grad
-            Op::Mul => (b, a),
-            Op::Div => (1.0 / b, -a / (b * b)),
-            Op::Neg => (-1.0, 0.0),
-            // Python: self.grad += (out.data > 0) * out.grad
-            Op::Relu => (if out > 0.0 { 1.0 } else { 0.0 }, 0.0),
-            Op::LeakyRelu => (if a > 0.0 { 1.0 } else { param }, 0.0),
-            Op::Tanh => (1.0 - out * out, 0.0),
-            Op::Sigmoid => (out * (1.0 - out), 0.0),
-            Op::Exp => (out, 0.0),
-            Op::Ln => (1.0 / a, 0.0),
-            // Python: self.grad += (other * self.data**(other-1)) * out.grad
-            Op::Powf => (param * a.powf(param - 1.0), 0.0),
-            // d/db = a^b ln a, taken as 0 where a^b = 0 (a = 0, b > 0).
-            Op::Pow => (
-                b * a.powf(b - 1.0),
-                if out == 0.0 { 0.0 } else { out * a.ln() },
-            ),
-            Op::Sqrt => (0.5 / out, 0.0),
-            Op::Abs => {
-                let sign = if a > 0.0 {
-                    1.0
-                } else if a < 0.0 {
-                    -1.0
-                } else {
-                    0.0
-                };
-                (sign, 0.0)
+            /// The local derivatives `(d out / d a, d out / d b)` of this op, given its
+            /// parents' values `a` and `b`, its own value `out` and its constants `c`
+            /// (as for [`forward`](Op::forward)). One-parent ops return 0 for `b`;
+            /// `Sum` returns 1 for a term.
+            #[inline(always)]
+            pub(crate) fn local_grads(self, a: f64, b: f64, out: f64, c: Consts) -> (f64, f64) {
+                match self {
+                    Op::Leaf => (0.0, 0.0),
+                    Op::Sum => (1.0, 1.0),
+                    $(Op::$one => (($rule1.local_grad)(a, out, c), 0.0),)*
+                    $(Op::$two => ($rule2.local_grads)(a, b, out),)*
+                    Op::Custom => unreachable!("a custom op computes with its own closures"),
+                }
             }
-            Op::Custom => unreachable!("a custom op computes with its own closures"),
         }
+    };
+}
+
+rule_table! {
+    one: {
+        Neg => super::arithmetic::NEG,
+        Relu => super::activations::RELU,
+        LeakyRelu => super::activations::LEAKY_RELU,
+        Tanh => super::activations::TANH,
+        Sigmoid => super::activations::SIGMOID,
+        Softplus => super::activations::SOFTPLUS,
+        Exp => super::functions::EXP,
+        Ln => super::functions::LN,
+        Log1p => super::functions::LOG1P,
+        Sqrt => super::functions::SQRT,
+        Sin => super::functions::SIN,
+        Cos => super::functions::COS,
+        Powf => super::powers::POWF,
+        Powi => super::powers::POWI,
+        Abs => super::piecewise::ABS,
+        Clamp => super::piecewise::CLAMP,
+    }
+    two: {
+        Add => super::arithmetic::ADD,
+        Sub => super::arithmetic::SUB,
+        Mul => super::arithmetic::MUL,
+        Div => super::arithmetic::DIV,
+        Pow => super::powers::POW,
+        Max => super::piecewise::MAX,
+        Min => super::piecewise::MIN,
     }
 }

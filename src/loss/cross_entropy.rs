@@ -5,15 +5,16 @@ use super::{check_batch, check_labels, in_row, mean};
 use crate::{Error, Value};
 
 /// Binary cross-entropy of labels yᵢ ∈ {0, 1} given logits zᵢ (the sigmoid is built in):
-/// `L = (1/n) Σᵢ [max(zᵢ, 0) - zᵢ·yᵢ + ln(1 + e^(-|zᵢ|))]`,
-/// which equals `-(yᵢ·ln σ(zᵢ) + (1 - yᵢ)·ln(1 - σ(zᵢ)))` but never takes `exp` of a
-/// positive number, so logits of ±1000 give a finite loss.
+/// `L = (1/n) Σᵢ [softplus(zᵢ) - zᵢ·yᵢ]`, which equals
+/// `-(yᵢ·ln σ(zᵢ) + (1 - yᵢ)·ln(1 - σ(zᵢ)))` but never overflows:
+/// [`softplus`](Value::softplus) is computed stably, so logits of ±1000 give a finite
+/// loss.
 ///
-/// Gradient: `dL/dzᵢ = (σ(zᵢ) - yᵢ)/n`.
+/// Gradient: `dL/dzᵢ = (σ(zᵢ) - yᵢ)/n` (softplus' = σ), also at z = 0 (0.5 - y).
 ///
-/// `-|z|` is built as `-z` or `z` by the sign of z's data rather than with `abs`, so that
-/// at z = 0 the gradient is the true σ(0) - y = 0.5 - y: `abs` and `relu` both have
-/// derivative 0 at 0, which would give -y there.
+/// The graph is the same whatever the logits' values (no branch on `z.data()` while
+/// building), so a compiled [`Tape`](crate::tape::Tape) of this loss stays right when
+/// the logits change sign.
 ///
 /// # Errors
 ///
@@ -38,22 +39,18 @@ pub fn binary_cross_entropy_with_logits(
     let terms = logits
         .iter()
         .zip(labels01)
-        .map(|(z, &y)| {
-            let minus_abs = if z.data() > 0.0 { -z } else { z.clone() };
-            z.relu() - z * y + (minus_abs.exp() + 1.0).ln()
-        })
+        .map(|(z, &y)| z.softplus() - z * y)
         .collect();
     Ok(mean(terms))
 }
 
 /// Softmax cross-entropy of one sample whose true class is `class`:
-/// `L = -ln softmax(z)_c = ln Σⱼ e^(zⱼ - m) - (z_c - m)`, with m ≈ maxⱼ zⱼ (the
-/// log-sum-exp trick: no exponent is above 0 by more than rounding, so nothing
-/// overflows).
+/// `L = -ln softmax(z)_c = ln Σⱼ e^(zⱼ - m) - (z_c - m)`, with m = maxⱼ zⱼ (the
+/// log-sum-exp trick: every exponent is ≤ 0, so nothing overflows).
 ///
-/// m is built from the logits with ops (`m = z₀`, then `m + relu(zⱼ - m)` for each
-/// other logit), not read from their data, so that the graph is the same whatever the
-/// data: a [`Tape`](crate::tape::Tape) compiled from it stays right on other logits.
+/// m is built from the logits with [`max`](Value::max) ops, not read from their data,
+/// so that the graph is the same whatever the data: a [`Tape`](crate::tape::Tape)
+/// compiled from it stays right on other logits.
 ///
 /// Gradient: `dL/dzⱼ = softmax(z)ⱼ - [j = c]`; m drops out because it is subtracted from
 /// every logit (its own gradient, `1 - Σⱼ softmax(z)ⱼ`, is 0 up to rounding).
@@ -79,9 +76,7 @@ pub fn softmax_cross_entropy(logits: &[Value], class: usize) -> Result<Value, Er
             logits.len()
         )));
     }
-    let m = logits[1..]
-        .iter()
-        .fold(logits[0].clone(), |m, z| &m + (z - &m).relu());
+    let m = logits[1..].iter().fold(logits[0].clone(), |m, z| m.max(z));
     let shifted: Vec<Value> = logits.iter().map(|z| z - &m).collect();
     let log_sum_exp = shifted.iter().map(Value::exp).sum::<Value>().ln();
     Ok(log_sum_exp - &shifted[class])

@@ -212,13 +212,12 @@ impl ModelReader {
                 let count =
                     self.whole_number(count, "parameters ".len() + 1, "the parameter count")?;
                 let header = Header { nin, layers };
-                let widths = header.layers.iter().map(|l| l.0);
-                if parameter_count(nin, widths) != Some(count) {
+                let shape_count = parameter_count(nin, header.layers.iter().map(|l| l.0));
+                if shape_count != Some(count) {
                     let message = format!(
                         "the file says {count} parameters but its shape {} has {}",
                         describe_header(&header),
-                        parameter_count(nin, header.layers.iter().map(|l| l.0))
-                            .map_or("too many to count".to_owned(), |c| c.to_string())
+                        shape_count.map_or("too many to count".to_owned(), |c| c.to_string())
                     );
                     return Err(self.error_at(self.line, 12, message));
                 }
@@ -232,15 +231,15 @@ impl ModelReader {
                 );
                 return Err(self.error_at(self.line, 1, message));
             };
-            let width = self.whole_number(width, 7, "the layer's width")?;
             let Some(activation) = parse_activation(activation) else {
                 let message = format!(
                     "unknown activation {}; expected ReLU, LeakyReLU(SLOPE), Tanh, Sigmoid \
                      or Linear",
                     quote(activation)
                 );
-                return Err(self.error_at(self.line, 8 + width.to_string().len(), message));
+                return Err(self.error_at(self.line, 8 + width.len(), message));
             };
+            let width = self.whole_number(width, 7, "the layer's width")?;
             layers.push((width, Some(activation)));
         }
     }

@@ -5,6 +5,7 @@ use super::forward::gather;
 use super::layer::{layer_backward, WIDTH};
 use super::layout::{all_finite, Step};
 use super::Tape;
+use crate::engine::rules::NO_CONSTS;
 use crate::engine::Value;
 use crate::error::{Error, Pass};
 
@@ -67,8 +68,7 @@ impl Tape {
         let from_zero = self.grad[..first].iter().all(|g| g.to_bits() == 0);
         self.run_backward(true)?;
         for (leaf, &g) in self.leaves.iter().zip(&self.grad) {
-            leaf.zero_grad();
-            leaf.add_grad(g);
+            leaf.set_grad(g);
         }
         // `grad_of` wants this pass alone: the leaves' entries are it only if they
         // started from 0; else `grad_of` runs the pass again from 0 if it is asked.
@@ -114,8 +114,14 @@ impl Tape {
         // only then is the graph rebuilt, for the dynamic graph to name the culprit.
         let first = self.leaves.len();
         if !all_finite(&self.grad[..first]) {
-            let leaf = self.grad[..first].iter().position(|g| !g.is_finite());
-            let sum = leaf.map_or(f64::NAN, |i| self.grad[i]);
+            // A constant the engine made for an `f64` operand is read by no one: a
+            // non-finite gradient there alone is no error (as for `Value::try_backward`).
+            let visible = |&i: &usize| !self.leaves[i].node().hidden;
+            let bad = (0..first).filter(|&i| !self.grad[i].is_finite());
+            let Some(leaf) = bad.into_iter().find(visible) else {
+                return Ok(());
+            };
+            let (leaf, sum) = (Some(leaf), self.grad[leaf]);
             self.grad[..first].fill(0.0);
             let grads: Option<Vec<f64>> =
                 from_grads.then(|| self.leaves.iter().map(Value::grad).collect());
@@ -151,9 +157,9 @@ impl Tape {
                 // (The sums of a layer have the same step.)
                 let (out, g_out) = (&data[k..k + WIDTH], &grad[k..k + WIDTH]);
                 let g: [f64; WIDTH] = match self.steps[k] {
-                    Step::DotThen(op) => {
-                        std::array::from_fn(|j| op.local_grads(0.0, 0.0, out[j], 0.0).0 * g_out[j])
-                    }
+                    Step::DotThen(op) => std::array::from_fn(|j| {
+                        op.local_grads(0.0, 0.0, out[j], NO_CONSTS).0 * g_out[j]
+                    }),
                     _ => std::array::from_fn(|j| g_out[j]),
                 };
                 if g.iter().all(|&g| g == 0.0) {
@@ -168,7 +174,7 @@ impl Tape {
                 Step::Dot | Step::DotThen(_) => {
                     let g = match self.steps[k] {
                         // The fused sum's gradient: `local * out.grad`.
-                        Step::DotThen(op) => op.local_grads(0.0, 0.0, data[k], 0.0).0 * g,
+                        Step::DotThen(op) => op.local_grads(0.0, 0.0, data[k], NO_CONSTS).0 * g,
                         _ => g,
                     };
                     // Nothing flows back through a zero gradient (a ReLU that is off):
@@ -190,7 +196,7 @@ impl Tape {
                     }
                 }
                 Step::Binary(op) => {
-                    let (da, db) = op.local_grads(data[a], data[b], data[k], 0.0);
+                    let (da, db) = op.local_grads(data[a], data[b], data[k], NO_CONSTS);
                     grad[a] += da * g;
                     grad[b] += db * g;
                 }

@@ -1,10 +1,13 @@
 //! Compiling: flattening the graph under a root into a [`Tape`], without recursion.
 //!
-//! Python's `backward` orders the graph with a recursive depth-first search
-//! (`build_topo`). Here the same depth-first search keeps its own stack, so a chain of
-//! millions of nodes compiles at a constant call depth. Its post-order (each node after
-//! all of its parents) is the topological order; the leaves are then moved to the front
-//! and every node gets its index in the arrays.
+//! The graph's nodes are listed by [`Value::topo`] (Python's `build_topo`, with its own
+//! stack, so a chain of millions of nodes compiles at a constant call depth). Then the
+//! order in which [`Value::backward`] runs their rules is replayed ([`backward_ranks`]),
+//! and the inner nodes are placed in the reverse of it, after the leaves: the tape's
+//! backward loop, last node first, then adds each node's gradient contributions in the
+//! graph's order, which float addition needs for the same bits.
+//! [`Tape::same_order_as_graph`] verifies that fusing kept it so; if not, the tape is
+//! compiled again without fusing.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -14,7 +17,7 @@ use super::layout::{Run, Step};
 use super::Tape;
 use crate::engine::address::{AddressMap, AddressSet};
 use crate::engine::op::Op;
-use crate::engine::rules::Arity;
+use crate::engine::rules::{Arity, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
@@ -142,7 +145,7 @@ impl Tape {
             leaf_index: AddressMap::default(),
             steps: Vec::with_capacity(n),
             args: Vec::with_capacity(n),
-            consts: vec![0.0],
+            consts: vec![NO_CONSTS],
             runs: Vec::new(),
             data: Vec::with_capacity(n + 1),
             grad: vec![0.0; n + 1],
@@ -187,11 +190,11 @@ impl Tape {
                     (step, [start as u32, tape.runs.len() as u32])
                 }
                 (None, Arity::Zero) => (Step::Leaf, [0, 0]),
-                (None, Arity::One) if node.param() == 0.0 => {
+                (None, Arity::One) if node.consts() == NO_CONSTS => {
                     (Step::Unary(node.op), [idx(&parents[0]), 0])
                 }
                 (None, Arity::One) => {
-                    tape.consts.push(node.param());
+                    tape.consts.push(node.consts());
                     let c = (tape.consts.len() - 1) as u32;
                     (Step::Unary(node.op), [idx(&parents[0]), c])
                 }

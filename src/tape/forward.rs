@@ -3,6 +3,7 @@
 use super::layer::{layer_sums, WIDTH};
 use super::layout::{all_finite, Run, Step};
 use super::Tape;
+use crate::engine::rules::NO_CONSTS;
 use crate::error::Error;
 
 impl Tape {
@@ -64,7 +65,7 @@ impl Tape {
                 match self.steps[k] {
                     Step::DotThen(op) => {
                         for (o, sum) in out.iter_mut().zip(sums) {
-                            *o = op.forward(sum, 0.0, 0.0);
+                            *o = op.forward(sum, 0.0, NO_CONSTS);
                         }
                     }
                     _ => out.copy_from_slice(&sums),
@@ -89,7 +90,7 @@ impl Tape {
                     finite &= sum.is_finite();
                     activate(step, sum)
                 }
-                Step::Binary(op) => op.forward(data[a], data[b], 0.0),
+                Step::Binary(op) => op.forward(data[a], data[b], NO_CONSTS),
                 Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
                 Step::Custom(c) => {
                     let parents = &self.custom_parents[a..b];
@@ -156,7 +157,7 @@ pub(super) fn gather<'s>(scratch: &'s mut [f64], data: &[f64], parents: &[u32]) 
 #[inline]
 fn activate(step: Step, sum: f64) -> f64 {
     match step {
-        Step::DotThen(op) => op.forward(sum, 0.0, 0.0),
+        Step::DotThen(op) => op.forward(sum, 0.0, NO_CONSTS),
         _ => sum,
     }
 }

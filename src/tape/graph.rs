@@ -10,6 +10,7 @@
 use super::layout::Step;
 use super::Tape;
 use crate::engine::op::Op;
+use crate::engine::rules::NO_CONSTS;
 use crate::engine::Value;
 use crate::error::Error;
 
@@ -38,14 +39,18 @@ impl Tape {
             };
             let node = match step {
                 Step::Leaf => {
-                    let leaf = Value::new(self.data[k]);
+                    // (A constant the engine made stays one: see `Value::try_backward`.)
+                    let leaf = match self.leaves[k].node().hidden {
+                        true => Value::hidden_constant(self.data[k]),
+                        false => Value::new(self.data[k]),
+                    };
                     leaf.add_grad(leaf_grads.map_or(0.0, |g| g[k]));
                     leaf
                 }
                 Step::Unary(op) => nodes[a].unary(op, self.consts[b]),
                 Step::Binary(op) => nodes[a].binary(&nodes[b], op),
                 Step::Dot => sum(&nodes),
-                Step::DotThen(op) => sum(&nodes).unary(op, 0.0),
+                Step::DotThen(op) => sum(&nodes).unary(op, NO_CONSTS),
                 Step::Custom(c) => {
                     let (f, g) = (
                         self.customs[c as usize].clone(),

@@ -7,6 +7,7 @@ use super::layer::Layer;
 use crate::engine::address::AddressMap;
 use crate::engine::custom::Custom;
 use crate::engine::op::Op;
+use crate::engine::rules::Consts;
 use crate::engine::Value;
 use crate::error::Error;
 
@@ -24,8 +25,8 @@ use crate::error::Error;
 /// | `Dot` (every `sum`), `DotThen(op)` (`op` of a fused `sum`) | `[start, end]`: the sum's terms are `runs[start..end]` |
 /// | `Custom(c)` ([`Value::custom`], closures `customs[c]`) | `[start, end]`: its parents are `custom_parents[start..end]` |
 ///
-/// `consts[0]` is 0.0, the constant of every unary op without one; `powf` and
-/// `leaky_relu` nodes point at their own entry.
+/// `consts[0]` is `[0.0, 0.0]`, the constants of every unary op without any; `powf`,
+/// `powi`, `leaky_relu` and `clamp` nodes point at their own entry.
 ///
 /// A `sum` is stored as a dot product: each of its terms is a pair `[x, y]` of node
 /// indices and adds `data[x] * data[y]`. A term that is a product `a * b` used by
@@ -37,9 +38,12 @@ use crate::error::Error;
 ///
 /// Consecutive pairs `[x, y], [x + 1, y + 1], ..` are stored as one `Run`, so that the
 /// loops over them read contiguous slices (which the compiler vectorises where it
-/// may). Compiling orders the nodes to make runs long: the leaves in the order the
-/// `sum`s read them (a neuron's weights next to each other, then its inputs), the inner
-/// nodes by depth (a layer's outputs next to each other).
+/// may). The leaves are in the order the `sum`s read them (a neuron's weights next to
+/// each other, then its inputs). The inner nodes are in the reverse of the order in
+/// which [`Value::backward`] runs their rules, so that the backward pass adds each
+/// node's gradient contributions in the graph's order, bit for bit the same sums
+/// (`compile.rs`); in a network that puts a layer's outputs for one sample next to
+/// each other.
 ///
 /// See the [module docs](crate::tape) for how to use it.
 pub struct Tape {
@@ -54,8 +58,9 @@ pub struct Tape {
     pub(super) steps: Vec<Step>,
     /// The two operands of each node (see the table above); `[0, 0]` for leaves.
     pub(super) args: Vec<[u32; 2]>,
-    /// The constants of `powf` / `leaky_relu`, after a 0.0 shared by all other ops.
-    pub(super) consts: Vec<f64>,
+    /// The constants of `powf`, `powi`, `leaky_relu`, `clamp`, after the `[0.0, 0.0]`
+    /// shared by all other ops.
+    pub(super) consts: Vec<Consts>,
     /// The terms of all `sum` nodes, back to back, as runs of pairs to multiply.
     pub(super) runs: Vec<Run>,
     /// Each node's value from the last forward pass (or from the graph, before one),

@@ -12,13 +12,18 @@
 //! the gradients with [`Value::grad`](crate::Value::grad) as after
 //! [`Value::backward`](crate::Value::backward). Only the data of leaves may change
 //! between runs; to change the expression, compile a new tape.
+//!
+//! Compiled or not, the numbers are the same bit for bit (values, gradients, and the
+//! errors of a NaN or infinity). What a tape cannot know is a number the program read
+//! with `.data()` while building: it is frozen into the tape.
+//! [`Tape::check`] builds the graph again and says where it differs.
 //! [`docs/tape.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/tape.md) has
 //! the rules and when to use which engine.
 //!
 //! | file | what it holds |
 //! |------|---------------|
 //! | `layout.rs` | the [`Tape`] and its arrays; reading results |
-//! | `compile.rs` | [`Tape::compile`]: topological order, flattening |
+//! | `compile.rs` | [`Tape::compile`]: the graph's backward order, flattening |
 //! | `forward.rs` | [`Tape::forward`] |
 //! | `layer.rs` | layers: sums that share their inputs, added up together |
 //! | `backward.rs` | [`Tape::backward`] |

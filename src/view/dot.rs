@@ -102,8 +102,10 @@ impl Value {
 /// `f'**{other}'` shows `**2` (Rust's `{}` prints the `f64` 2.0 as `2`, like Python's int).
 pub(crate) fn op_label(node: &Node) -> String {
     match node.op {
-        Op::Powf => format!("**{}", node.param()),
-        Op::LeakyRelu => format!("leaky_relu {}", node.param()),
+        Op::Powf => format!("**{}", node.consts()[0]),
+        Op::Powi => format!("powi {}", node.consts()[0]),
+        Op::LeakyRelu => format!("leaky_relu {}", node.consts()[0]),
+        Op::Clamp => format!("clamp {} {}", node.consts()[0], node.consts()[1]),
         _ => node.op_name().to_owned(),
     }
 }

@@ -63,7 +63,11 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
         Op::Add => (
             Engine,
             &["self.grad += out.grad", "other.grad += out.grad"],
-            &["Op::Add | Op::Sum => (1.0, 1.0),", BINARY_A, BINARY_B],
+            &[
+                "local_grads: |_a, _b, _out| (1.0, 1.0),",
+                BINARY_A,
+                BINARY_B,
+            ],
         ),
         Op::Sum => (
             Composed("sum(terms) as a chain of + nodes"),
@@ -73,7 +77,11 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
         Op::Sub => (
             Composed("a - b as a + (-b)"),
             &["self.grad += out.grad", "other.grad += -1 * out.grad"],
-            &["Op::Sub => (1.0, -1.0),", BINARY_A, BINARY_B],
+            &[
+                "local_grads: |_a, _b, _out| (1.0, -1.0),",
+                BINARY_A,
+                BINARY_B,
+            ],
         ),
         Op::Mul => (
             Engine,
@@ -81,7 +89,7 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
                 "self.grad += other.data * out.grad",
                 "other.grad += self.data * out.grad",
             ],
-            &["Op::Mul => (b, a),", BINARY_A, BINARY_B],
+            &["local_grads: |a, b, _out| (b, a),", BINARY_A, BINARY_B],
         ),
         Op::Div => (
             Composed("a / b as a * b**-1"),
@@ -89,18 +97,22 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
                 "self.grad += other.data**-1 * out.grad",
                 "other.grad += self.data * (-1 * other.data**-2) * out.grad",
             ],
-            &["Op::Div => (1.0 / b, -a / (b * b)),", BINARY_A, BINARY_B],
+            &[
+                "local_grads: |a, b, _out| (1.0 / b, -a / (b * b)),",
+                BINARY_A,
+                BINARY_B,
+            ],
         ),
         Op::Neg => (
             Composed("-a as a * -1"),
             &["self.grad += -1 * out.grad"],
-            &["Op::Neg => (-1.0, 0.0),", UNARY],
+            &["local_grad: |_a, _out, _| -1.0,", UNARY],
         ),
         Op::Relu => (
             Engine,
             &["self.grad += (out.data > 0) * out.grad"],
             &[
-                "Op::Relu => (if out > 0.0 { 1.0 } else { 0.0 }, 0.0),",
+                "local_grad: |_x, out, _| if out > 0.0 { 1.0 } else { 0.0 },",
                 UNARY,
             ],
         ),
@@ -108,34 +120,34 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
             NotInMicrograd,
             &["self.grad += (1 if self.data > 0 else slope) * out.grad"],
             &[
-                "Op::LeakyRelu => (if a > 0.0 { 1.0 } else { param }, 0.0),",
+                "local_grad: |x, _out, c| if x > 0.0 { 1.0 } else { c[0] },",
                 UNARY,
             ],
         ),
         Op::Tanh => (
             Lecture,
             &["self.grad += (1 - t**2) * out.grad"],
-            &["Op::Tanh => (1.0 - out * out, 0.0),", UNARY],
+            &["local_grad: |_x, out, _| 1.0 - out * out,", UNARY],
         ),
         Op::Sigmoid => (
             NotInMicrograd,
             &["self.grad += out.data * (1 - out.data) * out.grad"],
-            &["Op::Sigmoid => (out * (1.0 - out), 0.0),", UNARY],
+            &["local_grad: |_x, out, _| out * (1.0 - out),", UNARY],
         ),
         Op::Exp => (
             Lecture,
             &["self.grad += out.data * out.grad"],
-            &["Op::Exp => (out, 0.0),", UNARY],
+            &["local_grad: |_x, out, _| out,", UNARY],
         ),
         Op::Ln => (
             NotInMicrograd,
             &["self.grad += (1 / self.data) * out.grad"],
-            &["Op::Ln => (1.0 / a, 0.0),", UNARY],
+            &["local_grad: |x, _out, _| 1.0 / x,", UNARY],
         ),
         Op::Powf => (
             Engine,
             &["self.grad += (other * self.data**(other-1)) * out.grad"],
-            &["Op::Powf => (param * a.powf(param - 1.0), 0.0),", UNARY],
+            &["local_grad: |x, _out, c| c[0] * x.powf(c[0] - 1.0),", UNARY],
         ),
         Op::Pow => (
             NotInMicrograd,
@@ -144,8 +156,8 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
                 "other.grad += out.data * math.log(self.data) * out.grad",
             ],
             &[
-                "b * a.powf(b - 1.0),",
-                "if out == 0.0 { 0.0 } else { out * a.ln() },",
+                "let db = if out == 0.0 { 0.0 } else { out * a.ln() };",
+                "(b * a.powf(b - 1.0), db)",
                 BINARY_A,
                 BINARY_B,
             ],
@@ -153,12 +165,73 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
         Op::Sqrt => (
             NotInMicrograd,
             &["self.grad += 0.5 / out.data * out.grad"],
-            &["Op::Sqrt => (0.5 / out, 0.0),", UNARY],
+            &["local_grad: |_x, out, _| 0.5 / out,", UNARY],
         ),
         Op::Abs => (
             NotInMicrograd,
             &["self.grad += sign(self.data) * out.grad"],
-            &["let sign = if a > 0.0 {", "(sign, 0.0)", UNARY],
+            &["local_grad: |x, _out, _| sign(x),", UNARY],
+        ),
+        Op::Softplus => (
+            NotInMicrograd,
+            &["self.grad += sigmoid(self.data) * out.grad"],
+            &["local_grad: |x, _out, _| logistic(x),", UNARY],
+        ),
+        Op::Log1p => (
+            NotInMicrograd,
+            &["self.grad += 1 / (1 + self.data) * out.grad"],
+            &["local_grad: |x, _out, _| 1.0 / (1.0 + x),", UNARY],
+        ),
+        Op::Sin => (
+            NotInMicrograd,
+            &["self.grad += math.cos(self.data) * out.grad"],
+            &["local_grad: |x, _out, _| x.cos(),", UNARY],
+        ),
+        Op::Cos => (
+            NotInMicrograd,
+            &["self.grad += -math.sin(self.data) * out.grad"],
+            &["local_grad: |x, _out, _| -x.sin(),", UNARY],
+        ),
+        Op::Powi => (
+            NotInMicrograd,
+            &["self.grad += (n * self.data**(n-1)) * out.grad"],
+            &["n => c[0] * x.powi(n - 1),", UNARY],
+        ),
+        Op::Clamp => (
+            NotInMicrograd,
+            &["self.grad += (lo <= self.data <= hi) * out.grad"],
+            &[
+                "local_grad: |x, _out, c| if c[0] <= x && x <= c[1] { 1.0 } else { 0.0 },",
+                UNARY,
+            ],
+        ),
+        Op::Max => (
+            NotInMicrograd,
+            &[
+                "self.grad += (self.data >= other.data) * out.grad",
+                "other.grad += (self.data < other.data) * out.grad",
+            ],
+            &[
+                "if a >= b || a.is_nan() {",
+                "(1.0, 0.0)",
+                "(0.0, 1.0)",
+                BINARY_A,
+                BINARY_B,
+            ],
+        ),
+        Op::Min => (
+            NotInMicrograd,
+            &[
+                "self.grad += (self.data <= other.data) * out.grad",
+                "other.grad += (self.data > other.data) * out.grad",
+            ],
+            &[
+                "if a <= b || a.is_nan() {",
+                "(1.0, 0.0)",
+                "(0.0, 1.0)",
+                BINARY_A,
+                BINARY_B,
+            ],
         ),
         Op::Custom => (NotInMicrograd, &[], &[]),
     };
@@ -174,8 +247,12 @@ mod tests {
     use super::*;
 
     /// The engine's source, where every quoted Rust line must be.
-    const ENGINE: [&str; 5] = [
-        include_str!("../engine/rules.rs"),
+    const ENGINE: [&str; 9] = [
+        include_str!("../engine/arithmetic.rs"),
+        include_str!("../engine/activations.rs"),
+        include_str!("../engine/functions.rs"),
+        include_str!("../engine/powers.rs"),
+        include_str!("../engine/piecewise.rs"),
         include_str!("../engine/ops.rs"),
         include_str!("../engine/backward.rs"),
         include_str!("../engine/value.rs"),
@@ -209,6 +286,14 @@ mod tests {
             Op::Pow,
             Op::Sqrt,
             Op::Abs,
+            Op::Softplus,
+            Op::Log1p,
+            Op::Sin,
+            Op::Cos,
+            Op::Powi,
+            Op::Clamp,
+            Op::Max,
+            Op::Min,
         ];
         let quoted = ops
             .iter()

@@ -1,0 +1,148 @@
+//! The activations: `relu`, `leaky_relu`, `tanh`, `sigmoid`, `softplus`. Each method is
+//! followed by its rule: its forward value and, right under it, its local derivative.
+
+use super::op::Op;
+use super::rules::{Rule1, NO_CONSTS};
+use super::value::Value;
+
+impl Value {
+    /// `max(0, x)`, Python's `relu()`.
+    ///
+    /// Derivative: 1 where x > 0, else 0 (so ReLU'(0) = 0, as in micrograd).
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(-3.0);
+    /// let y = x.relu();
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (0.0, 0.0));
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn relu(&self) -> Value {
+        self.unary(Op::Relu, NO_CONSTS)
+    }
+}
+
+/// `relu`.
+pub(crate) const RELU: Rule1 = Rule1 {
+    // Python: out = Value(0 if self.data < 0 else self.data, (self,), 'ReLU')
+    forward: |x, _| if x < 0.0 { 0.0 } else { x },
+    // Python: self.grad += (out.data > 0) * out.grad
+    local_grad: |_x, out, _| if out > 0.0 { 1.0 } else { 0.0 },
+};
+
+impl Value {
+    /// `x` where x > 0, else `slope * x`. Python micrograd has no such op.
+    ///
+    /// Derivative: 1 where x > 0, else `slope` (at 0 it is `slope`, like ReLU'(0) = 0).
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(-2.0);
+    /// let y = x.leaky_relu(0.1);
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (-0.2, 0.1));
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn leaky_relu(&self, slope: f64) -> Value {
+        self.unary(Op::LeakyRelu, [slope, 0.0])
+    }
+}
+
+/// `leaky_relu(slope)`: `c[0]` is the slope.
+pub(crate) const LEAKY_RELU: Rule1 = Rule1 {
+    forward: |x, c| if x > 0.0 { x } else { c[0] * x },
+    local_grad: |x, _out, c| if x > 0.0 { 1.0 } else { c[0] },
+};
+
+impl Value {
+    /// The hyperbolic tangent (the activation of the Zero-to-Hero lecture; micrograd's
+    /// package has no `tanh`, the lecture's `Value` has).
+    ///
+    /// Derivative: 1 - tanh(x)².
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(0.0);
+    /// let y = x.tanh();
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (0.0, 1.0));
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn tanh(&self) -> Value {
+        self.unary(Op::Tanh, NO_CONSTS)
+    }
+}
+
+/// `tanh`.
+pub(crate) const TANH: Rule1 = Rule1 {
+    // Python (lecture): t = math.tanh(x); out = Value(t, (self, ), 'tanh')
+    forward: |x, _| x.tanh(),
+    // Python (lecture): self.grad += (1 - t**2) * out.grad
+    local_grad: |_x, out, _| 1.0 - out * out,
+};
+
+impl Value {
+    /// The logistic function 1 / (1 + e⁻ˣ), computed without overflow for large |x|.
+    /// Python micrograd has no such op.
+    ///
+    /// Derivative: σ(x)·(1 - σ(x)).
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(0.0);
+    /// let y = x.sigmoid();
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (0.5, 0.25));
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn sigmoid(&self) -> Value {
+        self.unary(Op::Sigmoid, NO_CONSTS)
+    }
+}
+
+/// `sigmoid`.
+pub(crate) const SIGMOID: Rule1 = Rule1 {
+    forward: |x, _| logistic(x),
+    local_grad: |_x, out, _| out * (1.0 - out),
+};
+
+impl Value {
+    /// ln(1 + eˣ), a smooth ReLU, computed without overflow: as x + ln(1 + e⁻ˣ) for
+    /// x > 0 and ln(1 + eˣ) otherwise, so `softplus(800)` is 800 (not ∞) and
+    /// `softplus(-800)` is 0. Python micrograd has no such op.
+    ///
+    /// Derivative: σ(x) = 1 / (1 + e⁻ˣ) (computed as [`sigmoid`](Value::sigmoid) is):
+    /// 1 at x = 800, 0 at x = -800, 0.5 at 0.
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(800.0);
+    /// let y = x.softplus();
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (800.0, 1.0));
+    /// let z = micrograd::Value::new(0.0).softplus();
+    /// assert_eq!(z.data(), 2f64.ln());
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn softplus(&self) -> Value {
+        self.unary(Op::Softplus, NO_CONSTS)
+    }
+}
+
+/// `softplus`.
+pub(crate) const SOFTPLUS: Rule1 = Rule1 {
+    forward: |x, _| {
+        if x > 0.0 {
+            x + (-x).exp().ln_1p()
+        } else {
+            x.exp().ln_1p()
+        }
+    },
+    local_grad: |x, _out, _| logistic(x),
+};
+
+/// 1 / (1 + e⁻ˣ) in two branches, so that e^(-x) never overflows.
+fn logistic(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}

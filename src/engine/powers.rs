@@ -1,0 +1,94 @@
+//! Powers: `powf` (micrograd's `x ** n`), `powi`, and `pow` with a `Value` exponent.
+//! Each method is followed by its rule: its forward value and, right under it, its
+//! local derivatives.
+
+use super::op::Op;
+use super::rules::{Rule1, Rule2};
+use super::value::Value;
+
+impl Value {
+    /// xⁿ for a constant exponent: micrograd's `x ** n` (shown as op `"**"`).
+    ///
+    /// Derivative: n·xⁿ⁻¹.
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(3.0);
+    /// let y = x.powf(2.0);
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (9.0, 6.0));
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn powf(&self, n: f64) -> Value {
+        self.unary(Op::Powf, [n, 0.0])
+    }
+}
+
+/// `powf(n)`: `c[0]` is n.
+pub(crate) const POWF: Rule1 = Rule1 {
+    // Python: out = Value(self.data**other, (self,), f'**{other}')
+    forward: |x, c| x.powf(c[0]),
+    // Python: self.grad += (other * self.data**(other-1)) * out.grad
+    local_grad: |x, _out, c| c[0] * x.powf(c[0] - 1.0),
+};
+
+impl Value {
+    /// xⁿ for a constant integer exponent, as `f64::powi` computes it (by repeated
+    /// multiplication: `x.powi(2)` is `x * x` exactly). micrograd writes `x ** 2`;
+    /// [`powf`](Value::powf) is that op, with micrograd's numbers.
+    ///
+    /// Derivative: n·xⁿ⁻¹, and 0 for n = 0 (also at x = 0, where 0·x⁻¹ would be NaN).
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(-2.0);
+    /// let y = x.powi(3);
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (-8.0, 12.0));
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn powi(&self, n: i32) -> Value {
+        self.unary(Op::Powi, [f64::from(n), 0.0])
+    }
+}
+
+/// `powi(n)`: `c[0]` is n (an `i32`, exactly representable as `f64`).
+pub(crate) const POWI: Rule1 = Rule1 {
+    forward: |x, c| x.powi(c[0] as i32),
+    local_grad: |x, _out, c| match c[0] as i32 {
+        0 => 0.0,
+        // (n - 1 does not fit in an i32: x^(n-1) = x^n / x.)
+        i32::MIN => c[0] * x.powi(i32::MIN) / x,
+        n => c[0] * x.powi(n - 1),
+    },
+};
+
+impl Value {
+    /// aᵇ with a `Value` exponent, which micrograd refuses (`assert isinstance(other,
+    /// (int, float))`); here the exponent gets a gradient too.
+    ///
+    /// Derivatives: d/da = b·aᵇ⁻¹; d/db = aᵇ·ln(a), taken as 0 where aᵇ = 0 (a = 0 with
+    /// b > 0) and NaN for a < 0, where aᵇ has no derivative in b.
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let a = Value::new(2.0);
+    /// let b = Value::new(3.0);
+    /// let y = a.pow(&b);
+    /// y.backward();
+    /// assert_eq!((y.data(), a.grad()), (8.0, 12.0));
+    /// assert!((b.grad() - 8.0 * 2f64.ln()).abs() < 1e-12);
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn pow(&self, exponent: &Value) -> Value {
+        self.binary(exponent, Op::Pow)
+    }
+}
+
+/// `pow` with a `Value` exponent.
+pub(crate) const POW: Rule2 = Rule2 {
+    forward: |a, b| a.powf(b),
+    // d/db = a^b ln a, taken as 0 where a^b = 0 (a = 0, b > 0).
+    local_grads: |a, b, out| {
+        let db = if out == 0.0 { 0.0 } else { out * a.ln() };
+        (b * a.powf(b - 1.0), db)
+    },
+};
