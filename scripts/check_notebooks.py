@@ -57,8 +57,19 @@ def normal(output):
 
 
 def outputs(path):
+    """Each code cell's outputs, normalised; consecutive printed chunks of one stream are
+    joined (how the kernel splits them into messages depends on timing)."""
     cells = json.load(open(path))["cells"]
-    return [[normal(o) for o in c.get("outputs", [])] for c in cells if c["cell_type"] == "code"]
+    result = []
+    for cell in (c for c in cells if c["cell_type"] == "code"):
+        merged = []
+        for out in map(normal, cell.get("outputs", [])):
+            if out[0] == "stream" and merged and merged[-1][:2] == out[:2]:
+                merged[-1] = (out[0], out[1], merged[-1][2] + out[2])
+            else:
+                merged.append(out)
+        result.append(merged)
+    return result
 
 
 def execute(path, out_dir):
