@@ -70,6 +70,7 @@ fn set_data_and_zero_grad_are_how_an_optimiser_updates() {
     assert_eq!(p.grad(), 0.0);
 }
 
+// x.relu()._op == 'ReLU', (x**2)._op == '**2'  (Python's names; ours are below)
 #[test]
 fn every_method_names_its_op() {
     let x = Value::new(0.5);

@@ -35,6 +35,7 @@ fn a_diamond_adds_the_gradients_of_both_branches() {
     assert_eq!((d.data(), a.grad()), (24.0, 36.0));
 }
 
+// s = sum([a, a, a]); s.backward()  ->  a.grad == 3
 #[test]
 fn a_value_summed_with_itself_counts_once_per_term() {
     let a = Value::new(1.5);

@@ -177,6 +177,7 @@ fn an_mlp_without_layers_returns_its_input() {
     );
 }
 
+// random.seed(s); MLP(2, [8, 1]) twice  ->  the same weights (here StdRng, seed 42)
 #[test]
 fn the_same_seed_builds_the_same_model() {
     let a = MLP::new(2, &[8, 1], &mut rng());
