@@ -19,6 +19,7 @@ use crate::engine::address::{AddressMap, AddressSet};
 use crate::engine::op::Op;
 use crate::engine::rules::{Arity, NO_CONSTS};
 use crate::engine::value::Node;
+use crate::engine::walk::backward_order;
 use crate::engine::Value;
 use crate::error::Error;
 
@@ -91,7 +92,7 @@ impl Tape {
             )));
         }
         let uses = use_counts(&order);
-        let ranks = backward_ranks(root, &uses);
+        let ranks = backward_ranks(root);
         let mut fused = fused_nodes(&order, &uses);
         for output in outputs {
             fused.remove(&output.address());
@@ -299,25 +300,15 @@ fn use_counts(order: &[Value]) -> AddressMap<u32> {
     uses
 }
 
-/// The position of each node's rule in [`Value::backward`]'s second sweep: Kahn's
-/// algorithm with a stack, from the root, a node pushed once its last consumer ran.
-/// The same loop as `src/engine/backward.rs`, with the counts in a map.
-fn backward_ranks(root: &Value, uses: &AddressMap<u32>) -> AddressMap<u32> {
-    let mut pending = uses.clone();
-    let mut ranks = AddressMap::default();
-    let mut stack = vec![root.clone()];
-    while let Some(value) = stack.pop() {
-        ranks.insert(value.address(), ranks.len() as u32);
-        for parent in value.node().parents() {
-            if let Some(n) = pending.get_mut(&parent.address()) {
-                *n -= 1;
-                if *n == 0 {
-                    stack.push(parent.clone());
-                }
-            }
-        }
-    }
-    ranks
+/// The position of each node's rule in [`Value::backward`]'s second sweep
+/// ([`backward_order`]).
+fn backward_ranks(root: &Value) -> AddressMap<u32> {
+    let order = backward_order(root);
+    order
+        .iter()
+        .zip(0u32..)
+        .map(|(v, i)| (v.address(), i))
+        .collect()
 }
 
 /// The nodes that are computed inside the one node that uses them (see [`Tape`]): the

@@ -16,7 +16,9 @@ impl Value {
     /// A self-contained HTML page (no network: its script, style and picture are
     /// inline) that steps through the backward pass of this value's graph, node by node
     /// in reverse topological order, and back: Python's `self.grad = 1`, then
-    /// `v._backward()` for each `v` in `reversed(topo)`.
+    /// `v._backward()` for each `v` in `reversed(topo)`, in the order
+    /// [`backward`](Value::backward) runs the rules (a reverse topological order too, so
+    /// each gradient's terms are added exactly as `backward()` adds them).
     ///
     /// The page draws every value with its data and grad (as
     /// [`to_dot`](Value::to_dot) does), highlights the node whose rule runs, shows that

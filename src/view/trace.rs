@@ -1,13 +1,17 @@
 //! A recording of one backward pass, step by step, for the stepper page.
 //!
-//! The pass is Python's: `self.grad = 1`, then `v._backward()` for every `v` in
-//! `reversed(topo)`, run here with the engine's own rules ([`Value::set_grad`],
-//! [`Value::backward_step`]), so custom ops step like built-in ones. The graph's grads
+//! The pass is Python's: `self.grad = 1`, then `v._backward()` for every `v` in reverse
+//! topological order, run here with the engine's own rules ([`Value::set_grad`],
+//! [`Value::backward_step`]), so custom ops step like built-in ones. The order is the
+//! one [`Value::backward`] runs the rules in (`backward_order`), so the last step shows
+//! `backward()`'s gradients bit for bit (Python's `reversed(topo)` can add a gradient's
+//! terms in another order where a value feeds three or more nodes). The graph's grads
 //! are put back as they were afterwards.
 
 use super::dot::op_label;
 use crate::engine::address::AddressMap;
 use crate::engine::op::Op;
+use crate::engine::walk::backward_order;
 use crate::engine::Value;
 
 /// One value of the graph.
@@ -91,7 +95,8 @@ impl Trace {
                 after: 1.0,
             }],
         }];
-        for (i, v) in topo.iter().enumerate().rev() {
+        for v in backward_order(root) {
+            let i = index[&v.address()];
             let mut parents = nodes[i].parents.clone();
             parents.sort_unstable();
             parents.dedup();
