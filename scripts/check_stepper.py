@@ -79,7 +79,7 @@ def main():
             nxt.click()
             panel = driver.find_element(By.ID, "panel").text
             check("self.grad += (1 - t**2) * out.grad" in panel, "step 2 shows tanh's Python line")
-            check("Op::Tanh => (1.0 - out * out, 0.0)," in panel, "step 2 shows tanh's Rust line")
+            check("local_grad: |_x, out, _| 1.0 - out * out," in panel, "step 2 shows tanh's Rust line")
             active = driver.find_elements(By.CSS_SELECTOR, "g.record.active")
             check([a.get_attribute("data-name") for a in active] == ["o"], "step 2 highlights o")
             check(shown_grads(driver)["n"][1] == "grad 0.5000", "step 2 changes n.grad to 0.5000")
