@@ -98,6 +98,8 @@
     }
     const s = g.steps[applied - 1];
     records[s.node].classList.add("active");
+    // A wide graph scrolls: keep the node whose rule runs in view.
+    if (records[s.node].scrollIntoView) records[s.node].scrollIntoView({ block: "nearest", inline: "center" });
     if (ops[s.node] && !s.seed) {
       ops[s.node].classList.add("active");
       inEdges[s.node].forEach((e) => e.classList.add("active"));
