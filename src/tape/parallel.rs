@@ -86,7 +86,7 @@ impl Tape {
     /// The samples are cut into chunks of [`CHUNK`]; each thread takes whole chunks,
     /// with its own buffers over the tape's one [`Program`]; the chunks' gradients are
     /// added up in chunk order, so the result is the same bit for bit for any `threads`
-    /// (see the [module docs](self) and `docs/tape.md`, "Threads"). Without the
+    /// (see `docs/tape.md`, "Threads"). Without the
     /// `parallel` feature every chunk runs on the calling thread, with the same result.
     /// The tape's own [`value`](Tape::value) and [`outputs`](Tape::outputs) are not
     /// changed.
