@@ -7,12 +7,13 @@
 //! [`Value::try_backward`] name the culprit: the same pass, op and label as the dynamic
 //! graph, by construction. [`Tape::check`] uses the rebuilt graph too.
 
-use super::layout::Step;
+use super::layout::{Run, Step};
 use super::Tape;
 use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::Value;
 use crate::error::Error;
+use crate::nn::Activation;
 
 impl Tape {
     /// The graph the tape was compiled from, on the tape's current leaf data: fused
@@ -22,6 +23,7 @@ impl Tape {
     pub(super) fn rebuild(&self, leaf_grads: Option<&[f64]>) -> Vec<Value> {
         let one = self.one();
         let mut labels = self.labels.iter().peekable();
+        let mut neurons = self.neurons.iter().peekable();
         let mut nodes: Vec<Value> = Vec::with_capacity(self.steps.len());
         for (k, &step) in self.steps.iter().enumerate() {
             let [a, b] = self.args[k].map(|i| i as usize);
@@ -49,6 +51,9 @@ impl Tape {
                 }
                 Step::Unary(op) => nodes[a].unary(op, self.consts[b]),
                 Step::Binary(op) => nodes[a].binary(&nodes[b], op),
+                _ if neurons.next_if(|&&j| j as usize == k).is_some() => {
+                    self.neuron(&nodes, &self.runs[a..b], step)
+                }
                 Step::Dot => sum(&nodes),
                 Step::DotThen(op) => sum(&nodes).unary(op, NO_CONSTS),
                 Step::Custom(c) => {
@@ -75,6 +80,23 @@ impl Tape {
             nodes.push(node);
         }
         nodes
+    }
+
+    /// The [`Value::neuron`] node of the tape's neuron with terms `runs` (`[b, one]`,
+    /// then `[wi, xi]`) and step `step`.
+    fn neuron(&self, nodes: &[Value], runs: &[Run], step: Step) -> Value {
+        let mut pairs = runs.iter().flat_map(|r| r.xs().zip(r.ys()));
+        let (b, _) = pairs.next().expect("a neuron has its bias term");
+        let (w, x): (Vec<Value>, Vec<Value>) = pairs
+            .map(|(w, x)| (nodes[w].clone(), nodes[x].clone()))
+            .unzip();
+        let activation = match step {
+            Step::DotThen(Op::Relu) => Activation::Relu,
+            Step::DotThen(Op::Tanh) => Activation::Tanh,
+            Step::DotThen(Op::Sigmoid) => Activation::Sigmoid,
+            _ => Activation::Linear,
+        };
+        Value::neuron(&nodes[b], &w, &x, activation).expect("as many inputs as weights")
     }
 
     /// The error the dynamic graph reports for this tape's values (after `forward`

@@ -22,7 +22,7 @@ use crate::error::Error;
 /// |------------|-----------|
 /// | `Unary(op)` | `[parent, index into consts]` |
 /// | `Binary(op)` | `[a, b]` |
-/// | `Dot` (every `sum`), `DotThen(op)` (`op` of a fused `sum`) | `[start, end]`: the sum's terms are `runs[start..end]` |
+/// | `Dot` (every `sum` and linear neuron), `DotThen(op)` (`op` of a fused `sum`, or a neuron with activation `op`) | `[start, end]`: the sum's terms are `runs[start..end]` |
 /// | `Custom(c)` ([`Value::custom`], closures `customs[c]`) | `[start, end]`: its parents are `custom_parents[start..end]` |
 ///
 /// `consts[0]` is `[0.0, 0.0]`, the constants of every unary op without any; `powf`,
@@ -72,6 +72,9 @@ pub struct Tape {
     pub(super) grad: Vec<f64>,
     /// The labels of the labelled nodes, sorted by node index (for error messages).
     pub(super) labels: Vec<(u32, Box<str>)>,
+    /// The nodes that are one [`Value::neuron`] node in the graph (rather than a `sum`),
+    /// in order (so that the rebuilt graph has the same nodes).
+    pub(super) neurons: Vec<u32>,
     /// The closures of the custom ops, in the order of their nodes.
     pub(super) customs: Vec<Custom>,
     /// The parents of all custom nodes, back to back.
