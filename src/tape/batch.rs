@@ -34,12 +34,12 @@ use crate::program::all_finite;
 #[derive(Clone, Debug)]
 pub struct Inputs {
     /// The leaves' node indices.
-    nodes: Vec<u32>,
+    pub(super) nodes: Vec<u32>,
     /// The [`Tape::id`] of the tape it was made for.
     tape: u64,
     /// Whether some of the leaves are weights of a layer (see `layer.rs`), whose copy
     /// must be refreshed when they are written.
-    feed_layers: bool,
+    pub(super) feed_layers: bool,
 }
 
 impl Inputs {
@@ -169,11 +169,7 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn set_inputs(&mut self, inputs: &Inputs, sample: &[f64]) -> Result<(), Error> {
-        if inputs.tape != self.id {
-            return Err(Error::InvalidInput(
-                "these Inputs were made by another tape (Tape::inputs)".to_owned(),
-            ));
-        }
+        self.check_inputs(inputs)?;
         if sample.len() != inputs.len() {
             return Err(Error::InputWidth {
                 expected: inputs.len(),
@@ -253,6 +249,16 @@ impl Tape {
     /// ```
     pub fn evaluate(&mut self) -> Result<f64, Error> {
         self.run_forward()
+    }
+
+    /// An error unless `inputs` were made by this tape.
+    pub(super) fn check_inputs(&self, inputs: &Inputs) -> Result<(), Error> {
+        if inputs.tape != self.id {
+            return Err(Error::InvalidInput(
+                "these Inputs were made by another tape (Tape::inputs)".to_owned(),
+            ));
+        }
+        Ok(())
     }
 
     /// Adds the gradients summed by [`accumulate`](Tape::accumulate) into the leaf
