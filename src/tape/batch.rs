@@ -219,6 +219,7 @@ impl Tape {
             // The leaves' entries hold the last `backward`'s gradient: start the sums.
             let first = self.leaves.len();
             self.buf.grad[..first].fill(0.0);
+            self.buf.grads_finite = true;
             self.unflushed = true;
             self.alone_elsewhere = false;
         }
@@ -285,5 +286,6 @@ impl Tape {
             leaf.add_grad(*g);
             *g = 0.0;
         }
+        self.buf.grads_finite = true;
     }
 }
