@@ -30,6 +30,7 @@
 //! | `graph.rs` | the tape as a dynamic graph again, to name the culprit of a NaN |
 //! | `check.rs` | [`Tape::check`]: the tape against the graph built again |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
+//! | `listing.rs` | the instructions as plain numbers, for [`codegen`](crate::codegen) |
 //!
 //! ```
 //! use micrograd::{tape::Tape, Value};
@@ -63,6 +64,9 @@ mod forward;
 mod graph;
 mod layer;
 mod layout;
+mod listing;
+
+pub(crate) use listing::{Instruction, LayerPlan, Listing, Terms};
 
 pub use batch::Inputs;
 pub use layout::Tape;
