@@ -126,6 +126,7 @@ mod error;
 pub mod loss;
 pub mod nn;
 pub mod optim;
+pub mod program;
 pub mod random;
 pub mod tape;
 pub mod view;

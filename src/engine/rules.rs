@@ -15,7 +15,7 @@
 //! That is the shape of [`Value::custom`](crate::Value::custom) too: a forward function
 //! and the local derivatives d out / d parent. Every backward rule is then
 //! `parent.grad += local * out.grad`, written once for all ops (`ops.rs` for the dynamic
-//! graph, `tape/backward.rs` for the tape). Both engines reach an op's rule through
+//! graph, `program/backward.rs` for the tape). Both engines reach an op's rule through
 //! [`Op::forward`] and [`Op::local_grads`], a `match` on the op code whose arms call the
 //! rules' functions directly (the compiler inlines them: no indirect call per node), so
 //! the two engines compute the same floating-point numbers.

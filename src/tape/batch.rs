@@ -24,10 +24,10 @@
 
 use std::collections::HashSet;
 
-use super::layout::all_finite;
 use super::Tape;
 use crate::engine::{data_writes, Value};
 use crate::error::Error;
+use crate::program::all_finite;
 
 /// Which leaves of a [`Tape`] a sample fills, in order: made by [`Tape::inputs`], used
 /// by [`Tape::set_inputs`].
@@ -106,14 +106,14 @@ impl Tape {
     /// Copies the data of every leaf `Value` not fed by `set_inputs` into the tape.
     fn copy_leaves(&mut self) {
         self.leaves_read_at = data_writes();
-        let leaves = self.data.iter_mut().zip(&self.leaves).zip(&self.fed);
+        let leaves = self.buf.data.iter_mut().zip(&self.leaves).zip(&self.fed);
         for ((d, leaf), &fed) in leaves {
             if !fed {
                 *d = leaf.data();
             }
         }
-        self.leaves_finite = all_finite(&self.data[..self.leaves.len()]);
-        self.panels_stale = true;
+        self.buf.leaves_finite = all_finite(&self.buf.data[..self.leaves.len()]);
+        self.buf.panels_stale = true;
     }
 
     /// Names the leaves that [`set_inputs`](Tape::set_inputs) fills, in the order of a
@@ -141,7 +141,7 @@ impl Tape {
                 }),
             })
             .collect::<Result<Vec<u32>, _>>()?;
-        let weights: HashSet<u32> = self.gather.iter().copied().collect();
+        let weights: HashSet<u32> = self.program.gather.iter().copied().collect();
         Ok(Inputs {
             feed_layers: nodes.iter().any(|k| weights.contains(k)),
             nodes,
@@ -180,15 +180,11 @@ impl Tape {
                 got: sample.len(),
             });
         }
-        for (&k, &x) in inputs.nodes.iter().zip(sample) {
-            self.data[k as usize] = x;
+        for &k in &inputs.nodes {
             self.fed[k as usize] = true;
         }
-        self.panels_stale |= inputs.feed_layers;
-        // A non-finite number may have been written, or overwritten.
-        if !(self.leaves_finite && all_finite(sample)) {
-            self.leaves_finite = all_finite(&self.data[..self.leaves.len()]);
-        }
+        let leaves = self.leaves.len();
+        (self.buf).set_leaves(leaves, &inputs.nodes, sample, inputs.feed_layers);
         Ok(())
     }
 
@@ -226,7 +222,7 @@ impl Tape {
         if !self.unflushed {
             // The leaves' entries hold the last `backward`'s gradient: start the sums.
             let first = self.leaves.len();
-            self.grad[..first].fill(0.0);
+            self.buf.grad[..first].fill(0.0);
             self.unflushed = true;
             self.alone_elsewhere = false;
         }
@@ -279,7 +275,7 @@ impl Tape {
         }
         self.unflushed = false;
         let first = self.leaves.len();
-        for (leaf, g) in self.leaves.iter().zip(&mut self.grad[..first]) {
+        for (leaf, g) in self.leaves.iter().zip(&mut self.buf.grad[..first]) {
             leaf.add_grad(*g);
             *g = 0.0;
         }

@@ -48,23 +48,24 @@ impl Tape {
         // entries of `grad` are put back: they may hold sums not yet flushed).
         self.run_forward()?;
         let first = self.leaves.len();
-        let sums = self.grad[..first].to_vec();
-        self.grad[..first].fill(0.0);
+        let sums = self.buf.grad[..first].to_vec();
+        self.buf.grad[..first].fill(0.0);
         let ran = self.run_backward(false);
-        let tape_grads = self.grad.clone();
-        self.grad[..first].copy_from_slice(&sums);
+        let tape_grads = self.buf.grad.clone();
+        self.buf.grad[..first].copy_from_slice(&sums);
         ran?;
 
         // The graph built again on the tape's leaf data, differentiated from zero.
         let saved: Vec<(f64, f64)> = self.leaves.iter().map(|l| (l.data(), l.grad())).collect();
-        for (leaf, &x) in self.leaves.iter().zip(&self.data) {
+        for (leaf, &x) in self.leaves.iter().zip(&self.buf.data) {
             leaf.set_data(x);
             leaf.zero_grad();
         }
         let compared = build().and_then(|built| {
             built.zero_grad_graph();
             built.backward();
-            self.compare(&built, &self.rebuild(None), &tape_grads)
+            let rebuilt = self.program.rebuild(&self.buf.data, None);
+            self.compare(&built, &rebuilt, &tape_grads)
         });
         for (leaf, (x, g)) in self.leaves.iter().zip(saved) {
             leaf.set_data(x);
@@ -87,7 +88,7 @@ impl Tape {
             .map(|(k, v)| (v.address(), k))
             .collect();
         let number = |v: &Value| match tape_node.get(&v.address()) {
-            Some(&k) => (self.data[k], grads[k]),
+            Some(&k) => (self.buf.data[k], grads[k]),
             None => (v.data(), v.grad()),
         };
         let (ours, theirs) = (root.topo(), built.topo());

@@ -1,9 +1,6 @@
-//! The forward pass: read the leaves, then compute every inner node in order.
+//! The forward pass of a [`Tape`]: read the leaves, then run the program.
 
-use super::layer::{layer_sums, WIDTH};
-use super::layout::{all_finite, Run, Step};
 use super::Tape;
-use crate::engine::rules::NO_CONSTS;
 use crate::error::Error;
 
 impl Tape {
@@ -39,155 +36,10 @@ impl Tape {
         self.run_forward()
     }
 
-    /// The forward loop over the inner nodes, from the leaf data the tape holds (read
-    /// again first if a `Value`'s data was written since the tape last read it).
+    /// The forward pass from the leaf data the tape holds (read again first if a
+    /// `Value`'s data was written since the tape last read it).
     pub(super) fn run_forward(&mut self) -> Result<f64, Error> {
         self.read_written_leaves();
-        let first = self.leaves.len();
-        // A NaN or infinity is noted on the way (a compare per node, no branch) and
-        // located afterwards.
-        let mut finite = self.leaves_finite;
-        if self.panels_stale {
-            self.fill_panels();
-        }
-        let (data, runs, consts) = (&mut self.data, &self.runs, &self.consts);
-        let mut groups = self.side_by_side.iter().map(|&k| k as usize).peekable();
-        let mut layers = self.layers.iter().peekable();
-        let mut k = first;
-        while k < self.steps.len() {
-            if let Some(layer) = layers.next_if(|l| l.first as usize == k) {
-                let [a, b] = self.args[k].map(|i| i as usize);
-                let sums = layer_sums(data, &runs[a..b], &self.panels[layer.panel as usize..]);
-                // (An activation may hide an overflow in its sum: tanh(inf) is 1.)
-                finite &= all_finite(&sums);
-                // (The sums of a layer have the same step: one activation for all.)
-                let out = &mut data[k..k + WIDTH];
-                match self.steps[k] {
-                    Step::DotThen(op) => {
-                        for (o, sum) in out.iter_mut().zip(sums) {
-                            *o = op.forward(sum, 0.0, NO_CONSTS);
-                        }
-                    }
-                    _ => out.copy_from_slice(&sums),
-                }
-                finite &= all_finite(out);
-                k += WIDTH;
-                continue;
-            }
-            if groups.next_if_eq(&k).is_some() {
-                let sums = dot4(data, runs, &self.args[k..k + 4]);
-                for (j, sum) in (k..k + 4).zip(sums) {
-                    data[j] = activate(self.steps[j], sum);
-                    finite &= sum.is_finite() & data[j].is_finite();
-                }
-                k += 4;
-                continue;
-            }
-            let [a, b] = self.args[k].map(|i| i as usize);
-            let out = match self.steps[k] {
-                step @ (Step::Dot | Step::DotThen(_)) => {
-                    let sum = dot(data, &runs[a..b]);
-                    finite &= sum.is_finite();
-                    activate(step, sum)
-                }
-                Step::Binary(op) => op.forward(data[a], data[b], NO_CONSTS),
-                Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
-                Step::Custom(c) => {
-                    let parents = &self.custom_parents[a..b];
-                    let p = gather(&mut self.scratch, data, parents);
-                    self.customs[c as usize].forward(p)
-                }
-                // (No inner node is a leaf.)
-                Step::Leaf => data[k],
-            };
-            data[k] = out;
-            finite &= out.is_finite();
-            k += 1;
-        }
-        self.data_finite = finite;
-        if !finite {
-            return Err(self.value_error());
-        }
-        Ok(self.value())
+        self.program.forward(&mut self.buf)
     }
-
-    /// The error for a forward pass that met a NaN or infinity: the one the dynamic
-    /// graph reports for these values (see `graph.rs`).
-    pub(super) fn value_error(&self) -> Error {
-        self.graph_error(None)
-            .unwrap_or_else(|| disagreement("forward"))
-    }
-}
-
-/// The error for a pass in which the tape met a NaN or infinity and the rebuilt graph
-/// did not: a bug of the tape, reported instead of a wrong number.
-pub(super) fn disagreement(pass: &str) -> Error {
-    Error::InvalidInput(format!(
-        "the tape's {pass} pass met a NaN or infinity that the dynamic graph does not: \
-         a bug in micrograd's tape; please report it, and use the dynamic graph meanwhile"
-    ))
-}
-
-/// `sum(data[x] * data[y] for [x, y] in runs)`, left to right from 0.0, as Python's
-/// `sum()` adds the terms of a neuron.
-#[inline]
-fn dot(data: &[f64], runs: &[Run]) -> f64 {
-    runs.iter().fold(0.0, |acc, run| {
-        if run.len == 1 {
-            // (A neuron's bias, `[b, one]`: no loop to set up for one term.)
-            return acc + data[run.x as usize] * data[run.y as usize];
-        }
-        let (xs, ys) = (&data[run.xs()], &data[run.ys()]);
-        xs.iter().zip(ys).fold(acc, |acc, (x, y)| acc + x * y)
-    })
-}
-
-/// Copies the data of a custom node's `parents` into the front of `scratch` and returns
-/// that part: the `&[f64]` its closures take.
-#[inline]
-pub(super) fn gather<'s>(scratch: &'s mut [f64], data: &[f64], parents: &[u32]) -> &'s mut [f64] {
-    let p = &mut scratch[..parents.len()];
-    for (slot, &i) in p.iter_mut().zip(parents) {
-        *slot = data[i as usize];
-    }
-    p
-}
-
-/// A `Dot` node's value from its sum, or a `DotThen(op)` node's: `op` of the sum.
-#[inline]
-fn activate(step: Step, sum: f64) -> f64 {
-    match step {
-        Step::DotThen(op) => op.forward(sum, 0.0, NO_CONSTS),
-        _ => sum,
-    }
-}
-
-/// Four [`dot`]s whose runs have the same lengths (`args` are their `[start, end]`),
-/// computed side by side: term `t` of each, then term `t + 1` of each. Each sum is still
-/// added up left to right, so the values are those of `dot`, bit for bit; but the four
-/// chains of additions are independent, so the processor need not wait for each
-/// addition to finish before starting the next.
-fn dot4(data: &[f64], runs: &[Run], args: &[[u32; 2]]) -> [f64; 4] {
-    let [a0, a1, a2, a3] = [0, 1, 2, 3].map(|j| args[j][0] as usize);
-    let end = args[0][1] as usize;
-    let mut acc = [0.0; 4];
-    for (i, r0) in runs[a0..end].iter().enumerate() {
-        let [r1, r2, r3] = [a1, a2, a3].map(|a| runs[a + i]);
-        if r0.len == 1 {
-            // (The neurons' biases: no loops to set up for one term each.)
-            for (acc, r) in acc.iter_mut().zip([r0, &r1, &r2, &r3]) {
-                *acc += data[r.x as usize] * data[r.y as usize];
-            }
-            continue;
-        }
-        let terms = |r: &Run| data[r.xs()].iter().zip(&data[r.ys()]);
-        let lanes = terms(r0).zip(terms(&r1)).zip(terms(&r2).zip(terms(&r3)));
-        for (((x0, y0), (x1, y1)), ((x2, y2), (x3, y3))) in lanes {
-            acc[0] += x0 * y0;
-            acc[1] += x1 * y1;
-            acc[2] += x2 * y2;
-            acc[3] += x3 * y3;
-        }
-    }
-    acc
 }

@@ -22,15 +22,16 @@
 //!
 //! | file | what it holds |
 //! |------|---------------|
-//! | `layout.rs` | the [`Tape`] and its arrays; reading results |
-//! | `compile.rs` | [`Tape::compile`]: the graph's backward order, flattening |
-//! | `forward.rs` | [`Tape::forward`] |
-//! | `layer.rs` | layers: sums that share their inputs, added up together |
-//! | `backward.rs` | [`Tape::backward`] |
-//! | `graph.rs` | the tape as a dynamic graph again, to name the culprit of a NaN |
+//! | `layout.rs` | the [`Tape`]: its program, buffers and leaves; reading results |
+//! | `compile.rs` | [`Tape::compile`] (the compiling itself is [`program`](crate::program)'s) |
+//! | `forward.rs` | [`Tape::forward`]: read the leaves, run the program |
+//! | `backward.rs` | [`Tape::backward`]: run the program, hand the gradients back |
 //! | `check.rs` | [`Tape::check`]: the tape against the graph built again |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
 //! | `listing.rs` | the instructions as plain numbers, for [`codegen`](crate::codegen) |
+//!
+//! The instructions, their layout, the forward and backward loops and the layers are
+//! in [`program`](crate::program), which any thread may run.
 //!
 //! ```
 //! use micrograd::{tape::Tape, Value};
@@ -61,8 +62,6 @@ mod batch;
 mod check;
 mod compile;
 mod forward;
-mod graph;
-mod layer;
 mod layout;
 mod listing;
 

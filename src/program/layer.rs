@@ -12,9 +12,9 @@
 //! Each neuron's sum is still added up left to right from 0.0 (bit for bit the value of
 //! the dynamic graph), but the [`WIDTH`] chains of additions are independent and the
 //! inner loop reads the weights `w[t][..]` of term `t` as one contiguous row, so it runs
-//! as vector instructions. For that, the tape keeps a copy of the weights stored term
+//! as vector instructions. For that, each worker keeps a copy of the weights stored term
 //! by term (a *panel*: row `t` holds term `t` of each neuron), gathered from the leaves
-//! by the first forward pass after their data is written. The samples of a batch share their layers'
+//! by a worker's first forward pass after their data is written. The samples of a batch share their layers'
 //! weights, so they share one panel.
 //!
 //! The backward pass takes a layer as one step too: it computes the [`WIDTH`] sums'
@@ -26,31 +26,28 @@
 
 use std::collections::HashMap;
 
-use super::backward::add_scaled;
-use super::layout::{Run, Step};
-use super::Tape;
+use super::{Program, Run, Step};
 
 /// How many sums a [`Layer`] adds up together. Measured on `benches/moons_step.rs`
 /// (criterion, back to back, layers in the forward pass only): 41.7 µs per step
 /// without layers, 31.6 µs with layers of 8, 30.4 µs with layers of 16 (the moons
 /// network's hidden layers are 16 wide).
-pub(super) const WIDTH: usize = 16;
+pub(crate) const WIDTH: usize = 16;
 
 /// [`WIDTH`] sums computed together (see the [module docs](self)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Layer {
+pub(crate) struct Layer {
     /// The first of the sums: nodes `first..first + WIDTH`.
-    pub(super) first: u32,
-    /// Where its weights start in [`Tape::panels`]: term `t` of sum `j` is entry
-    /// `panel + t * WIDTH + j`.
-    pub(super) panel: u32,
+    pub(crate) first: u32,
+    /// Where its weights start in a worker's panels (and in [`Program::gather`]): term
+    /// `t` of sum `j` is entry `panel + t * WIDTH + j`.
+    pub(crate) panel: u32,
 }
 
-impl Tape {
+impl Program {
     /// Finds the layers among the inner nodes: [`WIDTH`] consecutive sums (all with
     /// the same activation, or all without) at the same depth whose runs have the same lengths and
-    /// the same second factors, and whose first factors are leaves. Builds their panels (one per set of weights) and fills
-    /// them. `depths[i]` is the depth of node `first + i`.
+    /// the same second factors, and whose first factors are leaves. Plans their panels (one per set of weights: [`Program::gather`]). `depths[i]` is the depth of node `first + i`.
     pub(super) fn group_layers(&mut self, first: usize, depths: &[u32]) {
         let is_sum = |step| matches!(step, Step::Dot | Step::DotThen(_));
         let runs = |k: usize| {
@@ -96,16 +93,6 @@ impl Tape {
             });
             k += WIDTH;
         }
-        self.panels = vec![0.0; self.gather.len()];
-        self.fill_panels();
-    }
-
-    /// Copies the weights of the layers from `data` into their panels.
-    pub(super) fn fill_panels(&mut self) {
-        for (p, &i) in self.panels.iter_mut().zip(&self.gather) {
-            *p = self.data[i as usize];
-        }
-        self.panels_stale = false;
     }
 }
 
@@ -151,5 +138,14 @@ pub(super) fn layer_backward(
                 add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
             }
         }
+    }
+}
+
+/// `grad[i] += factor[i] * g` for every `i`: one half of the chain rule through a run
+/// of products.
+#[inline]
+pub(super) fn add_scaled(grad: &mut [f64], factor: &[f64], g: f64) {
+    for (gi, f) in grad.iter_mut().zip(factor) {
+        *gi += f * g;
     }
 }

@@ -1,25 +1,25 @@
-//! The tape as a dynamic graph again: the graph it was compiled from, rebuilt from its
-//! arrays on the leaf data it holds.
+//! The program as a dynamic graph again: the graph it was compiled from, rebuilt from
+//! its arrays on a worker's leaf data.
 //!
 //! NaN and infinity are rare, and which node the dynamic graph blames for one depends on
-//! the order its passes visit the nodes. So the tape only notes *that* a run went wrong
-//! (cheaply, on the way); then it rebuilds its graph and lets
+//! the order its passes visit the nodes. So a run only notes *that* it went wrong
+//! (cheaply, on the way); then the program rebuilds its graph and lets
 //! [`Value::try_backward`] name the culprit: the same pass, op and label as the dynamic
-//! graph, by construction. [`Tape::check`] uses the rebuilt graph too.
+//! graph, by construction. [`Tape::check`](crate::tape::Tape::check) uses the rebuilt
+//! graph too. The values are made on the thread that asks, and dropped there.
 
-use super::layout::Step;
-use super::Tape;
+use super::{Program, Step};
 use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::Value;
 use crate::error::Error;
 
-impl Tape {
-    /// The graph the tape was compiled from, on the tape's current leaf data: fused
+impl Program {
+    /// The graph the program was compiled from, on the leaf data of `data`: fused
     /// products and sums are separate nodes again, labels are where they were. Returns
-    /// its nodes, `nodes[k]` being tape node `k` (the last one is the root), and the
+    /// its nodes, `nodes[k]` being node `k` (the last one is the root), and the
     /// leaves' grads set to `leaf_grads` (0 if `None`).
-    pub(super) fn rebuild(&self, leaf_grads: Option<&[f64]>) -> Vec<Value> {
+    pub(crate) fn rebuild(&self, data: &[f64], leaf_grads: Option<&[f64]>) -> Vec<Value> {
         let one = self.one();
         let mut labels = self.labels.iter().peekable();
         let mut nodes: Vec<Value> = Vec::with_capacity(self.steps.len());
@@ -40,9 +40,9 @@ impl Tape {
             let node = match step {
                 Step::Leaf => {
                     // (A constant the engine made stays one: see `Value::try_backward`.)
-                    let leaf = match self.leaves[k].node().hidden {
-                        true => Value::hidden_constant(self.data[k]),
-                        false => Value::new(self.data[k]),
+                    let leaf = match self.hidden[k] {
+                        true => Value::hidden_constant(data[k]),
+                        false => Value::new(data[k]),
                     };
                     leaf.add_grad(leaf_grads.map_or(0.0, |g| g[k]));
                     leaf
@@ -77,11 +77,11 @@ impl Tape {
         nodes
     }
 
-    /// The error the dynamic graph reports for this tape's values (after `forward`
+    /// The error the dynamic graph reports for the values `data` (after `forward`
     /// found a NaN or infinity) or for its backward pass from leaves whose grads hold
     /// `leaf_grads` (after `backward` did): the rebuilt graph's `try_backward`.
-    pub(super) fn graph_error(&self, leaf_grads: Option<&[f64]>) -> Option<Error> {
-        let nodes = self.rebuild(leaf_grads);
+    pub(crate) fn graph_error(&self, data: &[f64], leaf_grads: Option<&[f64]>) -> Option<Error> {
+        let nodes = self.rebuild(data, leaf_grads);
         nodes.last().and_then(|root| root.try_backward().err())
     }
 }

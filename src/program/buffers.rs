@@ -1,0 +1,91 @@
+//! [`Buffers`]: the numbers of one run of a [`Program`], one set per worker.
+
+use super::{all_finite, Program};
+
+/// The numbers one worker keeps while it runs a [`Program`]: each node's value and
+/// gradient, room for a custom op's operands, the copy of the layers' weights, and what
+/// the last passes found. `Send`: a worker's buffers move to its thread, while the
+/// program they belong to is shared.
+///
+/// Made and used by the runners (a [`Tape`](crate::tape::Tape) has one set, and one
+/// more per worker thread of its batch methods); nothing in them refers to a `Value`.
+pub(crate) struct Buffers {
+    /// Each node's value from the last forward pass (or from the graph, before one),
+    /// then the constant 1.0 of the unfused `sum` terms.
+    pub(crate) data: Vec<f64>,
+    /// Each node's gradient from the last backward pass (0 before one); for the leaves,
+    /// what the runner sums there (see [`Tape::accumulate`](crate::tape::Tape::accumulate)).
+    /// The last entry, for the constant 1.0, collects products no one reads.
+    pub(crate) grad: Vec<f64>,
+    /// Room for a custom node's parents' data and its local derivatives, so that no run
+    /// allocates.
+    pub(crate) scratch: Vec<f64>,
+    /// The layers' weights, term by term (see [`Layer`](super::Layer)), copied from
+    /// `data` as [`Program::gather`] says.
+    pub(crate) panels: Vec<f64>,
+    /// Whether leaves were written since `panels` were last filled.
+    pub(crate) panels_stale: bool,
+    /// Whether every value of the last forward pass was finite, those of fused nodes
+    /// included.
+    pub(crate) data_finite: bool,
+    /// Whether the leaves' entries of `data` are finite (kept up to date by whatever
+    /// writes them, so that a run need not look at every leaf).
+    pub(crate) leaves_finite: bool,
+}
+
+impl Buffers {
+    /// Buffers for `program` holding `data` (one value per node, then the constant 1.0),
+    /// with every gradient 0; `data_finite` says whether the values `data` came from
+    /// (fused ones included) were finite.
+    pub(crate) fn new(program: &Program, data: Vec<f64>, data_finite: bool) -> Buffers {
+        debug_assert_eq!(data.len(), program.node_count() + 1);
+        let mut buffers = Buffers {
+            grad: vec![0.0; data.len()],
+            leaves_finite: all_finite(&data[..program.leaves]),
+            data,
+            scratch: vec![0.0; program.scratch],
+            panels: vec![0.0; program.gather.len()],
+            panels_stale: true,
+            data_finite,
+        };
+        buffers.fill_panels(program);
+        buffers
+    }
+
+    /// Copies the weights of the layers from `data` into their panels.
+    pub(crate) fn fill_panels(&mut self, program: &Program) {
+        for (p, &i) in self.panels.iter_mut().zip(&program.gather) {
+            *p = self.data[i as usize];
+        }
+        self.panels_stale = false;
+    }
+
+    /// Writes `values` into the leaves `nodes` (a sample), noting whether the layers'
+    /// weights must be copied again (`feeds_layers`) and whether the leaves are still
+    /// all finite.
+    pub(crate) fn set_leaves(
+        &mut self,
+        leaves: usize,
+        nodes: &[u32],
+        values: &[f64],
+        feeds_layers: bool,
+    ) {
+        for (&k, &x) in nodes.iter().zip(values) {
+            self.data[k as usize] = x;
+        }
+        self.panels_stale |= feeds_layers;
+        // A non-finite number may have been written, or overwritten.
+        if !(self.leaves_finite && all_finite(values)) {
+            self.leaves_finite = all_finite(&self.data[..leaves]);
+        }
+    }
+}
+
+impl std::fmt::Debug for Buffers {
+    /// A summary: `Buffers { nodes: 5 }`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Buffers")
+            .field("nodes", &(self.data.len() - 1))
+            .finish()
+    }
+}

@@ -1,0 +1,445 @@
+//! Compiling: flattening the graph under a root into a [`Program`], without recursion.
+//!
+//! The graph's nodes are listed by [`Value::topo`] (Python's `build_topo`, with its own
+//! stack, so a chain of millions of nodes compiles at a constant call depth). Then the
+//! order in which [`Value::backward`] runs their rules is replayed ([`backward_ranks`]),
+//! and the inner nodes are placed in the reverse of it, after the leaves: the program's
+//! backward loop, last node first, then adds each node's gradient contributions in the
+//! graph's order, which float addition needs for the same bits.
+//! [`Program::same_order_as_graph`] verifies that fusing kept it so; if not, the graph is
+//! compiled again without fusing.
+
+use super::layer::WIDTH;
+use super::{Program, Run, Step};
+use crate::engine::address::{AddressMap, AddressSet};
+use crate::engine::op::Op;
+use crate::engine::rules::{Arity, NO_CONSTS};
+use crate::engine::value::Node;
+use crate::engine::walk::backward_order;
+use crate::engine::Value;
+use crate::error::Error;
+
+/// What compiling a graph makes: the [`Program`], and what a runner needs at its edge.
+pub(crate) struct Compiled {
+    /// The instructions.
+    pub(crate) program: Program,
+    /// The leaves, as handles: node `i < leaves.len()` is `leaves[i]`.
+    pub(crate) leaves: Vec<Value>,
+    /// The graph's values, node by node, then the constant 1.0 (see [`Program`]).
+    pub(crate) data: Vec<f64>,
+    /// Whether every value of the graph was finite, those of fused nodes included.
+    pub(crate) data_finite: bool,
+}
+
+impl Program {
+    /// Compiles the graph under `root` (which is not a leaf), keeping the values of
+    /// `outputs` (see [`Tape::compile_with_outputs`](crate::tape::Tape::compile_with_outputs),
+    /// which documents the errors).
+    pub(crate) fn compile(root: &Value, outputs: &[Value]) -> Result<Compiled, Error> {
+        if root.node().op == Op::Leaf {
+            return Err(Error::InvalidInput(format!(
+                "cannot compile a tape from a leaf value{}: it was not computed from \
+                 anything; compile the expression that uses it instead",
+                root.label()
+                    .map_or_else(String::new, |l| format!(" (label {l:?})"))
+            )));
+        }
+        let order = root.topo();
+        // One index more for the constant 1.0 after the root.
+        if order.len() >= u32::MAX as usize {
+            return Err(Error::InvalidInput(format!(
+                "the graph has {} nodes; a tape holds fewer than {} (u32 indices)",
+                order.len(),
+                u32::MAX
+            )));
+        }
+        let uses = use_counts(&order);
+        let ranks = backward_ranks(root);
+        let mut fused = fused_nodes(&order, &uses);
+        for output in outputs {
+            fused.remove(&output.address());
+        }
+        let (compiled, order_ranks) = Program::flatten(&order, &ranks, &fused, outputs)?;
+        if compiled.program.same_order_as_graph(&order_ranks) {
+            return Ok(compiled);
+        }
+        // Every node on its own, in the order `Value::backward` runs them: each node's
+        // contributions come in the graph's order by construction.
+        let (compiled, _) = Program::flatten(&order, &ranks, &AddressSet::default(), outputs)?;
+        Ok(compiled)
+    }
+
+    /// The program of the graph `order` (a topological order, root last) with the nodes
+    /// `fused` computed inside their consumers, its inner nodes in the reverse of the
+    /// order in which [`Value::backward`] runs their rules (`ranks`); and, for
+    /// [`same_order_as_graph`](Program::same_order_as_graph), the rank of the rule behind
+    /// each gradient contribution the program's backward pass makes.
+    fn flatten(
+        order: &[Value],
+        ranks: &AddressMap<u32>,
+        fused: &AddressSet,
+        outputs: &[Value],
+    ) -> Result<(Compiled, Ranks), Error> {
+        let rank = |v: &Value| ranks[&v.address()];
+        let mut inner: Vec<Value> = order
+            .iter()
+            .filter(|v| v.node().op != Op::Leaf && !fused.contains(&v.address()))
+            .cloned()
+            .collect();
+        inner.sort_by_key(|v| std::cmp::Reverse(rank(v)));
+        let depths = depths(&inner, fused);
+        let leaves = leaves_by_first_use(&inner, fused);
+        let mut order_ranks = Ranks::default();
+
+        // Node index of every value: leaves first, then the inner nodes in order.
+        let index: AddressMap<u32> = leaves
+            .iter()
+            .chain(&inner)
+            .zip(0u32..)
+            .map(|(v, i)| (v.address(), i))
+            .collect();
+        let idx = |v: &Value| index[&v.address()];
+
+        let n = leaves.len() + inner.len();
+        let one = n as u32;
+        let mut program = Program {
+            steps: Vec::with_capacity(n),
+            args: Vec::with_capacity(n),
+            consts: vec![NO_CONSTS],
+            runs: Vec::new(),
+            labels: Vec::new(),
+            customs: Vec::new(),
+            custom_parents: Vec::new(),
+            side_by_side: Vec::new(),
+            layers: Vec::new(),
+            gather: Vec::new(),
+            outputs: Vec::new(),
+            leaves: leaves.len(),
+            hidden: leaves.iter().map(|v| v.node().hidden).collect(),
+            scratch: 0,
+        };
+        let mut data = Vec::with_capacity(n + 1);
+        for (v, k) in leaves.iter().chain(&inner).zip(0u32..) {
+            let node = v.node();
+            let parents = node.parents();
+            order_ranks.nodes.push(rank(v));
+            let (step, args) = match (sum_of(v, fused), node.op.arity()) {
+                (Some(sum), _) => {
+                    let start = program.runs.len();
+                    for (term, (x, y)) in node_terms(&sum, fused) {
+                        // A fused product's rule runs at the product's turn.
+                        order_ranks
+                            .terms
+                            .push(rank(if y.is_some() { &term } else { &sum }));
+                        let y = y.as_ref().map_or(one, idx);
+                        program.push_term(start, idx(&x), y);
+                    }
+                    let step = match node.op {
+                        Op::Sum => Step::Dot,
+                        activation => Step::DotThen(activation),
+                    };
+                    (step, [start as u32, program.runs.len() as u32])
+                }
+                (None, Arity::Zero) => (Step::Leaf, [0, 0]),
+                (None, Arity::One) if node.consts() == NO_CONSTS => {
+                    (Step::Unary(node.op), [idx(&parents[0]), 0])
+                }
+                (None, Arity::One) => {
+                    program.consts.push(node.consts());
+                    let c = (program.consts.len() - 1) as u32;
+                    (Step::Unary(node.op), [idx(&parents[0]), c])
+                }
+                (None, Arity::Two) => (Step::Binary(node.op), [idx(&parents[0]), idx(&parents[1])]),
+                // (Every sum has its terms: the others are custom ops.)
+                (None, Arity::Many) => program.push_custom(&node, idx),
+            };
+            program.steps.push(step);
+            program.args.push(args);
+            data.push(node.data);
+            if let Some(label) = node.label() {
+                program.labels.push((k, label.into()));
+            }
+        }
+        data.push(1.0);
+        program.group_layers(leaves.len(), &depths);
+        program.group_side_by_side(leaves.len(), &depths);
+        program.outputs = outputs
+            .iter()
+            .map(|v| match index.get(&v.address()) {
+                Some(&k) => Ok(k),
+                None => Err(Error::NotOnTape { label: v.label() }),
+            })
+            .collect::<Result<_, _>>()?;
+        let compiled = Compiled {
+            program,
+            leaves,
+            data,
+            // (Also the values of fused nodes, which the program does not keep.)
+            data_finite: order.iter().all(|v| v.data().is_finite()),
+        };
+        Ok((compiled, order_ranks))
+    }
+
+    /// Whether the backward pass adds every node's gradient contributions in the order
+    /// [`Value::backward`] adds them, as float addition needs for the same bits (with
+    /// three or more, `(a + b) + c` and `(a + c) + b` may differ). The pass goes from
+    /// the last node to the first; a `sum` adds its terms run by run, the first
+    /// factors of a run before the second ones, and a fused product's contributions
+    /// come at its sum's turn, not its own. `ranks` says when the graph makes each
+    /// contribution; each node must receive them in increasing rank. Linear time.
+    fn same_order_as_graph(&self, ranks: &Ranks) -> bool {
+        let mut last = vec![0u32; self.steps.len() + 1];
+        let mut in_order = true;
+        let mut arrives = |node: usize, rank: u32| {
+            in_order &= rank >= last[node];
+            last[node] = rank;
+        };
+        // The index of the first term of each run.
+        let firsts: Vec<usize> = self
+            .runs
+            .iter()
+            .scan(0, |t, r| Some(std::mem::replace(t, *t + r.len as usize)))
+            .collect();
+        for k in (self.leaves..self.steps.len()).rev() {
+            let [a, b] = self.args[k].map(|i| i as usize);
+            match self.steps[k] {
+                Step::Dot | Step::DotThen(_) => {
+                    for (run, &t) in self.runs[a..b].iter().zip(&firsts[a..b]) {
+                        let terms = &ranks.terms[t..t + run.len as usize];
+                        for (x, &rank) in run.xs().zip(terms) {
+                            arrives(x, rank);
+                        }
+                        for (y, &rank) in run.ys().zip(terms) {
+                            arrives(y, rank);
+                        }
+                    }
+                }
+                Step::Binary(_) => {
+                    arrives(a, ranks.nodes[k]);
+                    arrives(b, ranks.nodes[k]);
+                }
+                Step::Unary(_) => arrives(a, ranks.nodes[k]),
+                Step::Custom(_) => {
+                    for &p in &self.custom_parents[a..b] {
+                        arrives(p as usize, ranks.nodes[k]);
+                    }
+                }
+                Step::Leaf => {}
+            }
+        }
+        in_order
+    }
+}
+
+/// When [`Value::backward`] runs the rule behind each gradient contribution of a program
+/// (see [`Program::same_order_as_graph`]): per node (for its parents), and per `sum` term
+/// (for a term's factors).
+#[derive(Default)]
+struct Ranks {
+    nodes: Vec<u32>,
+    terms: Vec<u32>,
+}
+
+/// How many times each node is a parent in the graph (twice for `a` in `a * a`).
+fn use_counts(order: &[Value]) -> AddressMap<u32> {
+    let mut uses: AddressMap<u32> = AddressMap::default();
+    for v in order {
+        for p in v.node().parents() {
+            *uses.entry(p.address()).or_insert(0) += 1;
+        }
+    }
+    uses
+}
+
+/// The position of each node's rule in [`Value::backward`]'s second sweep
+/// ([`backward_order`]).
+fn backward_ranks(root: &Value) -> AddressMap<u32> {
+    let order = backward_order(root);
+    order
+        .iter()
+        .zip(0u32..)
+        .map(|(v, i)| (v.address(), i))
+        .collect()
+}
+
+/// The nodes that are computed inside the one node that uses them (see [`Program`]): the
+/// unlabelled `*` nodes whose one and only use is as a term of a `sum`, and the
+/// unlabelled `sum` nodes whose one and only use is an activation ([`activation`]). No
+/// one can ask the tape about them, and the node that takes them in computes them with
+/// the same arithmetic.
+fn fused_nodes(order: &[Value], uses: &AddressMap<u32>) -> AddressSet {
+    let used_once_unlabelled = |v: &Value, op: Op| {
+        let node = v.node();
+        node.op == op && node.label().is_none() && uses[&v.address()] == 1
+    };
+    let mut fused = AddressSet::default();
+    for v in order {
+        let node = v.node();
+        if node.op == Op::Sum {
+            let products = node
+                .parents()
+                .iter()
+                .filter(|t| used_once_unlabelled(t, Op::Mul));
+            fused.extend(products.map(Value::address));
+        } else if activation(node.op) && used_once_unlabelled(&node.parents()[0], Op::Sum) {
+            fused.insert(node.parents()[0].address());
+        }
+    }
+    fused
+}
+
+/// Whether a `sum` can be fused into this op: a one-parent op whose derivative is a
+/// function of its output alone (so the sum's value need not be kept).
+fn activation(op: Op) -> bool {
+    matches!(op, Op::Relu | Op::Tanh | Op::Sigmoid | Op::Exp)
+}
+
+/// The `sum` whose terms the inner node `v` computes: `v` itself, or the fused sum under
+/// an activation.
+fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
+    let node = v.node();
+    match node.op {
+        Op::Sum => Some(v.clone()),
+        op if activation(op) && fused.contains(&node.parents()[0].address()) => {
+            Some(node.parents()[0].clone())
+        }
+        _ => None,
+    }
+}
+
+/// The fewest terms a `sum` needs to be computed side by side with three others.
+/// Measured on `benches/moons_step.rs` (callgrind instructions per forward, criterion
+/// time per step): side by side from 64 terms (only MNIST's 785-term neurons) 583k and
+/// 54 µs; from 16 (also the 17-term hidden neurons) 557k and 45 µs; from 3 (also the
+/// 3-term first layer) 500k and 44 µs (before `dot4` had its one-term shortcut).
+const SIDE_BY_SIDE_MIN_TERMS: u32 = 3;
+
+impl Program {
+    /// Finds the groups of four consecutive `sum`s (with or without an activation) that
+    /// `forward` can compute side by side: the same depth (so none reads another), runs
+    /// of the same lengths, and enough terms to pay for the bookkeeping.
+    /// `depths[i]` is the depth of node `first + i`.
+    fn group_side_by_side(&mut self, first: usize, depths: &[u32]) {
+        let is_sum = |step| matches!(step, Step::Dot | Step::DotThen(_));
+        let shape = |k: usize| {
+            let [a, b] = self.args[k].map(|i| i as usize);
+            self.runs[a..b].iter().map(|r| r.len)
+        };
+        let long = |k: usize| shape(k).sum::<u32>() >= SIDE_BY_SIDE_MIN_TERMS;
+        let mut layers = self.layers.iter().map(|l| l.first as usize).peekable();
+        let mut k = first;
+        while k + 4 <= self.steps.len() {
+            if layers.next_if_eq(&k).is_some() {
+                k += WIDTH;
+                continue;
+            }
+            let side_by_side = (k..k + 4).all(|j| {
+                is_sum(self.steps[j])
+                    && long(j)
+                    && depths[j - first] == depths[k - first]
+                    && shape(j).eq(shape(k))
+            });
+            if side_by_side {
+                self.side_by_side.push(k as u32);
+                k += 4;
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    /// Appends the closures and parents of the custom node `node`; returns its step and
+    /// args.
+    fn push_custom(&mut self, node: &Node, idx: impl Fn(&Value) -> u32) -> (Step, [u32; 2]) {
+        let custom = node.custom().expect("a custom node has its closures");
+        self.customs.push(custom.clone());
+        let start = self.custom_parents.len() as u32;
+        self.custom_parents.extend(node.parents().iter().map(idx));
+        self.scratch = self.scratch.max(2 * node.parents().len());
+        let c = (self.customs.len() - 1) as u32;
+        (Step::Custom(c), [start, self.custom_parents.len() as u32])
+    }
+
+    /// Appends the term `data[x] * data[y]` to the runs of the `sum` whose runs start
+    /// at `start`: it extends the last run if both indices follow on from it.
+    fn push_term(&mut self, start: usize, x: u32, y: u32) {
+        match self.runs[start..].last_mut() {
+            Some(run) if run.x + run.len == x && run.y + run.len == y => run.len += 1,
+            _ => self.runs.push(Run { x, y, len: 1 }),
+        }
+    }
+}
+
+/// The terms of the `sum` node `sum` as the two factors the tape multiplies: `(a,
+/// Some(b))` for a fused product `a * b`, `(t, None)` for any other term `t` (`None`
+/// standing for the constant 1).
+fn terms(sum: &Value, fused: &AddressSet) -> Vec<(Value, Option<Value>)> {
+    node_terms(sum, fused)
+        .into_iter()
+        .map(|(_, factors)| factors)
+        .collect()
+}
+
+/// [`terms`], each with the term itself.
+fn node_terms(sum: &Value, fused: &AddressSet) -> Vec<(Value, (Value, Option<Value>))> {
+    let node = sum.node();
+    node.parents()
+        .iter()
+        .map(|term| {
+            let factors = if fused.contains(&term.address()) {
+                // (A fused product's parents are `[a, b]`; `a * a` has `a` twice.)
+                let factors = term.node().parents().to_vec();
+                (factors[0].clone(), Some(factors[1].clone()))
+            } else {
+                (term.clone(), None)
+            };
+            (term.clone(), factors)
+        })
+        .collect()
+}
+
+/// The operands the tape reads for an inner node: its parents, or for a `sum` (or an
+/// activation of a fused one) the factors of its terms (the first factors of all
+/// terms, then the second ones).
+fn operands(v: &Value, fused: &AddressSet) -> Vec<Value> {
+    let Some(sum) = sum_of(v, fused) else {
+        return v.node().parents().to_vec();
+    };
+    let terms = terms(&sum, fused);
+    let firsts = terms.iter().map(|(x, _)| x.clone());
+    let seconds = terms.iter().filter_map(|(_, y)| y.clone());
+    firsts.chain(seconds).collect()
+}
+
+/// The depth of each of the inner nodes `inner` (in a topological order): a leaf has
+/// depth 0, an inner node one more than its deepest operand. Sums of the same depth
+/// next to each other (one layer of a network) can be computed together.
+fn depths(inner: &[Value], fused: &AddressSet) -> Vec<u32> {
+    let mut depth: AddressMap<u32> = AddressMap::default();
+    for v in inner {
+        let deepest = operands(v, fused)
+            .iter()
+            .map(|p| depth.get(&p.address()).copied().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        depth.insert(v.address(), deepest + 1);
+    }
+    inner.iter().map(|v| depth[&v.address()]).collect()
+}
+
+/// The leaves in the order the inner nodes first read them, a `sum` reading the first
+/// factors of its terms before the second ones. A neuron `sum(b, w0*x0, w1*x1, ..)` thus
+/// places `b, w0, w1, ..` next to each other, then its inputs `x0, x1, ..`: its terms
+/// become contiguous runs.
+fn leaves_by_first_use(inner: &[Value], fused: &AddressSet) -> Vec<Value> {
+    let mut seen = AddressSet::default();
+    let mut leaves = Vec::new();
+    for v in inner {
+        for p in operands(v, fused) {
+            if p.node().op == Op::Leaf && seen.insert(p.address()) {
+                leaves.push(p);
+            }
+        }
+    }
+    leaves
+}

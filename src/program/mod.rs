@@ -1,0 +1,235 @@
+//! A graph compiled to flat instructions that any thread may run: the [`Program`].
+//!
+//! A [`Program`] is what [`Tape::compile`](crate::tape::Tape::compile) makes of a graph:
+//! op codes, node indices, constants, the terms of the sums, the layer plans, the
+//! closures of custom ops, labels. It holds no [`Value`](crate::Value), no `Rc` and no
+//! `RefCell`, so it is `Send + Sync`: one program, shared by reference, runs on many
+//! threads at once, each thread with its own buffers (`Buffers`: the numbers of one run: values,
+//! gradients, room for custom ops and the layers' weights).
+//!
+//! The runners sit on top: [`Tape`](crate::tape::Tape) runs a program on one thread with
+//! one set of buffers and keeps the leaf `Value`s at its edge (reading their data in,
+//! handing gradients back); its batch methods run one program on several threads (see
+//! `docs/tape.md`, "Threads"). Nothing here reaches up into a runner.
+//!
+//! | file | what it holds |
+//! |------|---------------|
+//! | `mod.rs` | the [`Program`] and its arrays (`Step`, `Run`) |
+//! | `buffers.rs` | `Buffers`: the per-worker numbers of a run |
+//! | `compile.rs` | compiling: the graph's backward order, flattening, fusing |
+//! | `layer.rs` | layers: sums that share their inputs, added up together |
+//! | `forward.rs` | the forward loop |
+//! | `backward.rs` | the backward loop |
+//! | `graph.rs` | the program as a dynamic graph again, to name the culprit of a NaN |
+//!
+//! ```
+//! use micrograd::{tape::Tape, Value};
+//! let x = Value::new(2.0);
+//! let tape = Tape::compile(&(&x * &x + 1.0))?;
+//! let program = tape.program();
+//! // `&Program` crosses threads (a `Tape`, which holds `Value`s, cannot).
+//! let nodes = std::thread::scope(|s| s.spawn(|| program.node_count()).join());
+//! assert_eq!(nodes.ok(), Some(tape.node_count()));
+//! # Ok::<(), micrograd::Error>(())
+//! ```
+
+mod backward;
+mod buffers;
+mod compile;
+mod forward;
+mod graph;
+pub(crate) mod layer;
+
+pub(crate) use buffers::Buffers;
+pub(crate) use compile::Compiled;
+pub(crate) use layer::Layer;
+
+use crate::engine::custom::Custom;
+use crate::engine::op::Op;
+use crate::engine::rules::Consts;
+
+/// A graph compiled once into flat arrays, run many times: `Send + Sync`.
+///
+/// Node `k` is described by entry `k` of each array (struct of arrays). The leaves come
+/// first (nodes `0..leaves`), then the inner nodes in topological order (every node
+/// after its parents), the root last. Node indices are `u32`.
+///
+/// | `steps[k]` | `args[k]` |
+/// |------------|-----------|
+/// | `Unary(op)` | `[parent, index into consts]` |
+/// | `Binary(op)` | `[a, b]` |
+/// | `Dot` (every `sum`), `DotThen(op)` (`op` of a fused `sum`) | `[start, end]`: the sum's terms are `runs[start..end]` |
+/// | `Custom(c)` ([`Value::custom`](crate::Value::custom), closures `customs[c]`) | `[start, end]`: its parents are `custom_parents[start..end]` |
+///
+/// `consts[0]` is `[0.0, 0.0]`, the constants of every unary op without any; `powf`,
+/// `powi`, `leaky_relu` and `clamp` nodes point at their own entry.
+///
+/// A `sum` is stored as a dot product: each of its terms is a pair `[x, y]` of node
+/// indices and adds `data[x] * data[y]`. A term that is a product `a * b` used by
+/// nothing else is *fused* in as the pair `[a, b]` (the `*` node is not in the program);
+/// any other term `t` becomes `[t, one]`, where node `one` (the last entry of the data,
+/// after the root) holds 1.0, and `t * 1.0` is `t` exactly. So a neuron
+/// `sum(b, w0*x0, w1*x1, ..)` is one instruction, with the same value, bit for bit;
+/// with its activation, `relu(sum(..))`, it still is one (`DotThen`).
+///
+/// Consecutive pairs `[x, y], [x + 1, y + 1], ..` are stored as one `Run`, so that the
+/// loops over them read contiguous slices (which the compiler vectorises where it
+/// may). The leaves are in the order the `sum`s read them (a neuron's weights next to
+/// each other, then its inputs). The inner nodes are in the reverse of the order in
+/// which [`Value::backward`](crate::Value::backward) runs their rules, so that the
+/// backward pass adds each node's gradient contributions in the graph's order, bit for
+/// bit the same sums (`compile.rs`); in a network that puts a layer's outputs for one
+/// sample next to each other.
+///
+/// Get one from a [`Tape`](crate::tape::Tape) with
+/// [`Tape::program`](crate::tape::Tape::program).
+pub struct Program {
+    /// What each node computes (`Leaf` for the leaves).
+    pub(crate) steps: Vec<Step>,
+    /// The two operands of each node (see the table above); `[0, 0]` for leaves.
+    pub(crate) args: Vec<[u32; 2]>,
+    /// The constants of `powf`, `powi`, `leaky_relu`, `clamp`, after the `[0.0, 0.0]`
+    /// shared by all other ops.
+    pub(crate) consts: Vec<Consts>,
+    /// The terms of all `sum` nodes, back to back, as runs of pairs to multiply.
+    pub(crate) runs: Vec<Run>,
+    /// The labels of the labelled nodes, sorted by node index (for error messages).
+    pub(crate) labels: Vec<(u32, Box<str>)>,
+    /// The closures of the custom ops, in the order of their nodes.
+    pub(crate) customs: Vec<Custom>,
+    /// The parents of all custom nodes, back to back.
+    pub(crate) custom_parents: Vec<u32>,
+    /// The first nodes of groups of four `sum`s that the forward pass computes side by
+    /// side (see `dot4` in `forward.rs`), in order.
+    pub(crate) side_by_side: Vec<u32>,
+    /// The groups of sums that the forward pass computes as one layer (see `layer.rs`),
+    /// in order.
+    pub(crate) layers: Vec<Layer>,
+    /// The layers' weights, term by term (see [`Layer`]): for each entry of a worker's
+    /// panels, the node it is copied from.
+    pub(crate) gather: Vec<u32>,
+    /// The node indices of the outputs asked for by
+    /// [`compile_with_outputs`](crate::tape::Tape::compile_with_outputs).
+    pub(crate) outputs: Vec<u32>,
+    /// How many leaves: nodes `0..leaves`.
+    pub(crate) leaves: usize,
+    /// For each leaf, whether it is a constant the engine made for an `f64` operand
+    /// (`&x * 2.0`): a non-finite gradient there alone is no error.
+    pub(crate) hidden: Vec<bool>,
+    /// The room a custom node needs for its parents' data and its local derivatives
+    /// (twice the most parents a custom node has).
+    pub(crate) scratch: usize,
+}
+
+/// What the program computes at one node (see the table at [`Program`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// A leaf: its value is set from outside (by the runner, from its `Value`).
+    Leaf,
+    /// An op with one parent.
+    Unary(Op),
+    /// An op with two parents.
+    Binary(Op),
+    /// A `sum`, stored as a dot product.
+    Dot,
+    /// An activation (`relu`, `tanh`, `sigmoid`, `exp`) of a `sum` used by nothing else:
+    /// the sum is fused in and not kept (its gradient is `local * out.grad`, and the
+    /// local derivative of these ops needs only their output).
+    DotThen(Op),
+    /// A [`Value::custom`](crate::Value::custom) op: index into `Program::customs`.
+    Custom(u32),
+}
+
+/// The terms `data[x + i] * data[y + i]` for `i` in `0..len` of a `sum` (see [`Program`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Run {
+    /// The first factor of the first term.
+    pub(crate) x: u32,
+    /// The second factor of the first term.
+    pub(crate) y: u32,
+    /// How many terms.
+    pub(crate) len: u32,
+}
+
+impl Run {
+    /// The indices of the first factors.
+    pub(crate) fn xs(self) -> std::ops::Range<usize> {
+        self.x as usize..(self.x + self.len) as usize
+    }
+
+    /// The indices of the second factors.
+    pub(crate) fn ys(self) -> std::ops::Range<usize> {
+        self.y as usize..(self.y + self.len) as usize
+    }
+}
+
+impl Program {
+    /// How many nodes the program holds, leaves included (see
+    /// [`Tape::node_count`](crate::tape::Tape::node_count)).
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let x = Value::new(2.0);
+    /// let tape = Tape::compile(&(&x * &x))?;
+    /// assert_eq!(tape.program().node_count(), 2);
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn node_count(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// How many of its nodes are leaves (inputs, parameters, constants): nodes
+    /// `0..leaf_count()`, in the order of [`Tape::leaves`](crate::tape::Tape::leaves).
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let x = Value::new(2.0);
+    /// let tape = Tape::compile(&(&x * 3.0))?;  // leaves: x and the constant 3
+    /// assert_eq!(tape.program().leaf_count(), 2);
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn leaf_count(&self) -> usize {
+        self.leaves
+    }
+
+    /// The index of the root: the last node.
+    pub(crate) fn root(&self) -> usize {
+        self.steps.len() - 1
+    }
+
+    /// The index of the constant 1.0 that unfused `sum` terms are multiplied by.
+    pub(crate) fn one(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// The label of node `k`, if it has one (for error messages).
+    pub(crate) fn label_of(&self, k: usize) -> Option<String> {
+        let i = self.labels.binary_search_by_key(&k, |(j, _)| *j as usize);
+        i.ok().map(|i| self.labels[i].1.to_string())
+    }
+}
+
+impl std::fmt::Debug for Program {
+    /// A summary: `Program { nodes: 5, leaves: 2 }`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Program")
+            .field("nodes", &self.node_count())
+            .field("leaves", &self.leaves)
+            .finish()
+    }
+}
+
+/// Whether every number is finite. Written as a fold without early exit so that the
+/// compiler turns it into vector instructions.
+pub(crate) fn all_finite(xs: &[f64]) -> bool {
+    xs.iter().fold(true, |ok, x| ok & x.is_finite())
+}
+
+// What lets one program run on many threads, checked at compile time: a program is
+// shared (`Sync`) and may move (`Send`); each worker's buffers move to their thread.
+const _: () = {
+    const fn send_sync<T: Send + Sync>() {}
+    const fn send<T: Send>() {}
+    send_sync::<Program>();
+    send::<Buffers>();
+};
