@@ -34,12 +34,14 @@
 //! | file | what it holds |
 //! |------|---------------|
 //! | `mod.rs` | [`CodeGen`]: naming the inputs and parameters; [`CCode`] |
+//! | `listing.rs` | the [`Program`](crate::program::Program)'s instructions as plain numbers |
 //! | `plan.rs` | each leaf's role, which nodes need gradients, the buffer's layout |
 //! | `ops.rs` | every op's formulas as C |
 //! | `source.rs` | the C source: forward, backward, updates |
 //! | `header.rs` | the C header |
 
 mod header;
+mod listing;
 mod ops;
 mod plan;
 mod source;
@@ -52,7 +54,8 @@ pub use ops::Precision;
 use crate::engine::address::AddressMap;
 use crate::engine::Value;
 use crate::error::Error;
-use crate::tape::{Instruction, Tape};
+use crate::tape::Tape;
+use listing::Instruction;
 use plan::Role;
 
 /// Writes a compiled [`Tape`] as C: name its inputs ([`input`](CodeGen::input)), maybe
@@ -145,7 +148,7 @@ impl<'t> CodeGen<'t> {
     /// # Ok::<(), Error>(())
     /// ```
     pub fn generate(&self) -> Result<CCode, Error> {
-        let listing = self.tape.listing();
+        let listing = self.tape.program().listing();
         for (i, ins) in listing.inner.iter().enumerate() {
             if let Instruction::Custom(op) = ins {
                 let k = listing.leaves + i;

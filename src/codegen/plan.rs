@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use crate::tape::{Instruction, LayerPlan, Listing, Terms};
+use super::listing::{Instruction, LayerPlan, Listing, Terms};
 
 /// What a leaf of the tape is to the generated C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,9 +4,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::listing::{Instruction, Listing};
 use super::ops::{Precision, Real};
 use super::plan::{self, Layer, Offsets, Role, Span};
-use crate::tape::{Instruction, Listing};
 
 /// Everything the header and the source are written from.
 pub(super) struct Program<'a> {

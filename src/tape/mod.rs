@@ -28,7 +28,6 @@
 //! | `backward.rs` | [`Tape::backward`]: run the program, hand the gradients back |
 //! | `check.rs` | [`Tape::check`]: the tape against the graph built again |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
-//! | `listing.rs` | the instructions as plain numbers, for [`codegen`](crate::codegen) |
 //!
 //! The instructions, their layout, the forward and backward loops and the layers are
 //! in [`program`](crate::program), which any thread may run.
@@ -63,9 +62,6 @@ mod check;
 mod compile;
 mod forward;
 mod layout;
-mod listing;
-
-pub(crate) use listing::{Instruction, LayerPlan, Listing, Terms};
 
 pub use batch::Inputs;
 pub use layout::Tape;

@@ -1,15 +1,14 @@
-//! The tape's instructions as plain numbers, for [`crate::codegen`] (which writes them
-//! out as C): what each inner node computes, the runs of the `sum`s, the layers.
+//! A [`Program`]'s instructions as plain numbers, for the C: what each inner node
+//! computes, the runs of the `sum`s, the layers.
 
 use std::ops::Range;
 
-use super::layer::WIDTH;
-use super::layout::Step;
-use super::Tape;
 use crate::engine::op::Op;
 use crate::engine::rules::Consts;
+use crate::program::layer::WIDTH;
+use crate::program::{Program, Step};
 
-/// What one inner node of a [`Tape`] computes (see the table at [`Tape`]).
+/// What one inner node of a [`Program`] computes (see the table at [`Program`]).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Instruction {
     /// `op(data[parent])` with the op's constants.
@@ -46,7 +45,7 @@ pub(crate) struct LayerPlan {
     pub(crate) panel: usize,
 }
 
-/// The whole program of a tape, as [`Tape::listing`] gives it.
+/// The whole program, as [`Program::listing`] gives it.
 #[derive(Clone, Debug)]
 pub(crate) struct Listing {
     /// Nodes `0..leaves` are the leaves.
@@ -65,10 +64,10 @@ pub(crate) struct Listing {
     pub(crate) labels: Vec<(usize, String)>,
 }
 
-impl Tape {
-    /// The tape's instructions as plain numbers (see [`Listing`]).
+impl Program {
+    /// The program's instructions as plain numbers (see [`Listing`]).
     pub(crate) fn listing(&self) -> Listing {
-        let first = self.leaves.len();
+        let first = self.leaves;
         let inner = (first..self.steps.len())
             .map(|k| {
                 let [a, b] = self.args[k].map(|i| i as usize);
@@ -106,7 +105,7 @@ impl Tape {
             inner,
             runs,
             layers,
-            panel_len: self.panels.len(),
+            panel_len: self.gather.len(),
             outputs: self.outputs.iter().map(|&k| k as usize).collect(),
             labels: (self.labels.iter())
                 .map(|(k, l)| (*k as usize, l.to_string()))
