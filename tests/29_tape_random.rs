@@ -12,6 +12,7 @@
 //!
 //! Python has no tape; the dynamic graph is micrograd's, built afresh at every round.
 
+use micrograd::nn::Activation;
 use micrograd::optim::{Optimizer, Sgd};
 use micrograd::tape::Tape;
 use micrograd::Value;
@@ -50,6 +51,8 @@ enum Node {
     Sum(Vec<usize>),
     /// A `Value::custom` op (see [`custom`]) of one, two or three parents.
     Custom(Vec<usize>),
+    /// `Value::neuron(b, w, x, activation)`: a neuron as one node.
+    Neuron(usize, Vec<(usize, usize)>, Activation),
 }
 
 /// A graph as a recipe, so that it can be built again on new data.
@@ -73,6 +76,13 @@ impl Recipe {
                 Node::Sum(terms) => terms.iter().map(|&t| built[t].clone()).sum(),
                 Node::Custom(parents) => {
                     custom(&parents.iter().map(|&p| &built[p]).collect::<Vec<_>>())
+                }
+                Node::Neuron(b, wx, activation) => {
+                    let (w, x): (Vec<Value>, Vec<Value>) = wx
+                        .iter()
+                        .map(|&(w, x)| (built[w].clone(), built[x].clone()))
+                        .unzip();
+                    Value::neuron(&built[*b], &w, &x, *activation).unwrap()
                 }
             };
             built.push(match label {
@@ -212,6 +222,34 @@ impl Generator<'_> {
         self.push(Node::Binary(op, a, b))
     }
 
+    /// The neuron `bias + Σ w·x` as one node ([`Value::neuron`]) with activation
+    /// number `activation` (as in [`layer`](Generator::layer)); now and then with one
+    /// more term whose operands are some of the others (`x_j·x_i`, `x_i·x_i`, `b·w_j`).
+    fn neuron(&mut self, bias: usize, w: &[usize], x: &[usize], activation: usize) -> usize {
+        let mut wx: Vec<(usize, usize)> = w.iter().copied().zip(x.iter().copied()).collect();
+        if self.rng.chance(0.05) {
+            let (i, j) = (self.rng.int(0, wx.len() - 1), self.rng.int(0, wx.len() - 1));
+            let extra = match self.rng.int(0, 2) {
+                0 => (wx[j].1, wx[i].1),
+                1 => (wx[i].1, wx[i].1),
+                _ => (bias, wx[j].0),
+            };
+            wx.insert(self.rng.int(0, wx.len()), extra);
+        }
+        let f = match activation {
+            0 => Activation::Relu,
+            1 => Activation::Tanh,
+            2 => Activation::Sigmoid,
+            3 => Activation::LeakyRelu(0.1 * self.rng.unit()),
+            _ => Activation::Linear,
+        };
+        let n = self.push(Node::Neuron(bias, wx, f));
+        match activation {
+            0..=4 => n,
+            _ => self.unary_of(n),
+        }
+    }
+
     /// A layer of `width` neurons on `h` for each sample of `batch` (the same weights
     /// for every sample): `act(b + Σ w·h)`, each product weights-first or inputs-first.
     fn layer(&mut self, batch: &[Vec<usize>], width: usize) -> Vec<Vec<usize>> {
@@ -221,10 +259,15 @@ impl Generator<'_> {
             .collect();
         let inputs_first = self.rng.chance(0.3);
         let activation = self.rng.int(0, 5);
+        let one_node = self.rng.chance(0.4);
         let mut out = Vec::new();
         for h in batch {
             let mut row = Vec::new();
             for (bias, w) in &weights {
+                if one_node {
+                    row.push(self.neuron(*bias, w, h, activation));
+                    continue;
+                }
                 let mut terms = vec![*bias];
                 for (&w, &x) in w.iter().zip(h) {
                     let (a, b) = if inputs_first || self.rng.chance(0.02) {

@@ -123,7 +123,9 @@ impl Real {
             ),
             Op::Max => format!("{a} >= {b} || isnan({a}) ? {a} : {b}"),
             Op::Min => format!("{a} <= {b} || isnan({a}) ? {a} : {b}"),
-            Op::Sum | Op::Leaf | Op::Custom => unreachable!("{op:?} is no one- or two-parent op"),
+            Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
+                unreachable!("{op:?} is no one- or two-parent op")
+            }
         }
     }
 
@@ -192,7 +194,9 @@ impl Real {
                 let da = format!("{b} * {}", self.call("pow", &format!("{a}, {b} - {one}")));
                 (da, Some(db))
             }
-            Op::Sum | Op::Leaf | Op::Custom => unreachable!("{op:?} is no one- or two-parent op"),
+            Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
+                unreachable!("{op:?} is no one- or two-parent op")
+            }
         }
     }
 

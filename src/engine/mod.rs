@@ -15,6 +15,7 @@
 //! | `ops.rs` | the shape all ops share (`parent.grad += local * out.grad`); `Sum`, `Product` | the `_backward` closures |
 //! | `rules.rs` | what a rule is; the table from op code to rule, shared with the tape | |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
+//! | `neuron.rs` | [`Value::neuron`]: a neuron's weighted sum and activation as one node, with its rule | `Neuron.__call__` |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
 //! | `backward.rs` | `backward()`, one node's `backward_step()`, anomaly detection | `backward()`, `_backward()` |
 //! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
@@ -45,6 +46,7 @@ pub(crate) mod custom;
 mod drop;
 mod functions;
 mod gradcheck;
+mod neuron;
 pub(crate) mod op;
 mod operators;
 mod ops;

@@ -56,6 +56,35 @@ pub(crate) enum Op {
     Min,
     /// A [`Value::custom`](crate::Value::custom) op (its name is kept with its closures).
     Custom,
+    /// [`Value::neuron`](crate::Value::neuron): `act(b + w0·x0 + w1·x1 + ...)` as one
+    /// node (`"neuron"`, `"relu neuron"`, ...).
+    Neuron(Act),
+}
+
+/// The activation a [`Op::Neuron`] node applies to its weighted sum: those whose
+/// derivative is a function of the output alone, so the node need not keep the sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Act {
+    /// The sum itself.
+    Linear,
+    /// `relu(sum)`.
+    Relu,
+    /// `tanh(sum)`.
+    Tanh,
+    /// `sigmoid(sum)`.
+    Sigmoid,
+}
+
+impl Act {
+    /// The one-parent op of the activation (`None` for `Linear`).
+    pub(crate) fn op(self) -> Option<Op> {
+        match self {
+            Act::Linear => None,
+            Act::Relu => Some(Op::Relu),
+            Act::Tanh => Some(Op::Tanh),
+            Act::Sigmoid => Some(Op::Sigmoid),
+        }
+    }
 }
 
 impl Op {
@@ -88,6 +117,10 @@ impl Op {
             Op::Max => "max",
             Op::Min => "min",
             Op::Custom => "custom",
+            Op::Neuron(Act::Linear) => "neuron",
+            Op::Neuron(Act::Relu) => "relu neuron",
+            Op::Neuron(Act::Tanh) => "tanh neuron",
+            Op::Neuron(Act::Sigmoid) => "sigmoid neuron",
         }
     }
 }

@@ -67,7 +67,7 @@ macro_rules! rule_table {
             pub(crate) fn arity(self) -> Arity {
                 match self {
                     Op::Leaf => Arity::Zero,
-                    Op::Sum | Op::Custom => Arity::Many,
+                    Op::Sum | Op::Custom | Op::Neuron(_) => Arity::Many,
                     $(Op::$one)|* => Arity::One,
                     $(Op::$two)|* => Arity::Two,
                 }
@@ -88,6 +88,7 @@ macro_rules! rule_table {
                     $(Op::$one => ($rule1.forward)(a, c),)*
                     $(Op::$two => ($rule2.forward)(a, b),)*
                     Op::Custom => unreachable!("a custom op computes with its own closures"),
+                    Op::Neuron(_) => unreachable!("a neuron computes in `neuron.rs`"),
                 }
             }
 
@@ -103,6 +104,7 @@ macro_rules! rule_table {
                     $(Op::$one => (($rule1.local_grad)(a, out, c), 0.0),)*
                     $(Op::$two => ($rule2.local_grads)(a, b, out),)*
                     Op::Custom => unreachable!("a custom op computes with its own closures"),
+                    Op::Neuron(_) => unreachable!("a neuron computes in `neuron.rs`"),
                 }
             }
         }

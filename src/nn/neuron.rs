@@ -76,19 +76,18 @@ impl Neuron {
 
     /// The neuron's output for the input `x`: `f(b + w0·x0 + w1·x1 + ...)`.
     ///
-    /// The sum is ONE n-ary node adding `b`, then `w0·x0`, `w1·x1`, ... left to right,
-    /// the same float additions in the same order as Python's
-    /// `sum((wi*xi for wi,xi in zip(self.w, x)), self.b)`, so the result has the same bits.
+    /// The whole neuron is ONE node ([`Value::neuron`]): it adds `b`, then `w0·x0`,
+    /// `w1·x1`, ... left to right, the same float additions in the same order as
+    /// Python's `sum((wi*xi for wi,xi in zip(self.w, x)), self.b)`, so the result has
+    /// the same bits, and so have the gradients `backward()` gives (Python's graph has
+    /// 2n + 2 nodes for it: [`Value::to_dot_with`] can draw those).
     ///
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `x.len()` is not the number of weights (Python's `zip`
     /// would silently use the shorter of the two).
     pub fn forward(&self, x: &[Value]) -> Result<Value, Error> {
-        check_width(self.nin(), x.len())?;
-        let products = self.w.iter().zip(x).map(|(wi, xi)| wi * xi);
-        let act: Value = std::iter::once(self.b.clone()).chain(products).sum();
-        Ok(self.activation.apply(&act))
+        Value::neuron(&self.b, &self.w, x, self.activation)
     }
 
     /// The number of inputs (and of weights).

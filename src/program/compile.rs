@@ -12,7 +12,7 @@
 use super::layer::WIDTH;
 use super::{Program, Run, Step};
 use crate::engine::address::{AddressMap, AddressSet};
-use crate::engine::op::Op;
+use crate::engine::op::{Act, Op};
 use crate::engine::rules::{Arity, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::walk::backward_order;
@@ -59,18 +59,21 @@ impl Program {
         for output in outputs {
             fused.remove(&output.address());
         }
-        let (compiled, order_ranks) = Program::flatten(&order, &ranks, &fused, outputs)?;
+        let (compiled, order_ranks) = Program::flatten(&order, &ranks, &fused, true, outputs)?;
         if compiled.program.same_order_as_graph(&order_ranks) {
             return Ok(compiled);
         }
-        // Every node on its own, in the order `Value::backward` runs them: each node's
-        // contributions come in the graph's order by construction.
-        let (compiled, _) = Program::flatten(&order, &ranks, &AddressSet::default(), outputs)?;
+        // Every node on its own and every term in a run of its own, in the order
+        // `Value::backward` runs them: each node's contributions come in the graph's order
+        // by construction.
+        let no_fusing = AddressSet::default();
+        let (compiled, _) = Program::flatten(&order, &ranks, &no_fusing, false, outputs)?;
         Ok(compiled)
     }
 
     /// The program of the graph `order` (a topological order, root last) with the nodes
-    /// `fused` computed inside their consumers, its inner nodes in the reverse of the
+    /// `fused` computed inside their consumers (and, if `merge`, consecutive terms of a
+    /// sum or neuron stored as one run), its inner nodes in the reverse of the
     /// order in which [`Value::backward`] runs their rules (`ranks`); and, for
     /// [`same_order_as_graph`](Program::same_order_as_graph), the rank of the rule behind
     /// each gradient contribution the program's backward pass makes.
@@ -78,6 +81,7 @@ impl Program {
         order: &[Value],
         ranks: &AddressMap<u32>,
         fused: &AddressSet,
+        merge: bool,
         outputs: &[Value],
     ) -> Result<(Compiled, Ranks), Error> {
         let rank = |v: &Value| ranks[&v.address()];
@@ -108,6 +112,7 @@ impl Program {
             consts: vec![NO_CONSTS],
             runs: Vec::new(),
             labels: Vec::new(),
+            neurons: Vec::new(),
             customs: Vec::new(),
             custom_parents: Vec::new(),
             side_by_side: Vec::new(),
@@ -122,22 +127,23 @@ impl Program {
         for (v, k) in leaves.iter().chain(&inner).zip(0u32..) {
             let node = v.node();
             let parents = node.parents();
-            order_ranks.nodes.push(rank(v));
-            let (step, args) = match (sum_of(v, fused), node.op.arity()) {
-                (Some(sum), _) => {
+            order_ranks.nodes.push(Rank::of(rank(v), 0));
+            let (step, args) = match (dot_terms(v, fused), node.op.arity()) {
+                (Some(terms), _) => {
                     let start = program.runs.len();
-                    for (term, (x, y)) in node_terms(&sum, fused) {
-                        // A fused product's rule runs at the product's turn.
-                        order_ranks
-                            .terms
-                            .push(rank(if y.is_some() { &term } else { &sum }));
-                        let y = y.as_ref().map_or(one, idx);
-                        program.push_term(start, idx(&x), y);
+                    for (j, term) in (0u32..).zip(terms) {
+                        order_ranks.terms.push(term.made_at(rank, j));
+                        let y = term.y.as_ref().map_or(one, idx);
+                        program.push_term(start, idx(&term.x), y, merge);
                     }
                     let step = match node.op {
-                        Op::Sum => Step::Dot,
+                        Op::Sum | Op::Neuron(Act::Linear) => Step::Dot,
+                        Op::Neuron(act) => Step::DotThen(act.op().expect("not linear")),
                         activation => Step::DotThen(activation),
                     };
+                    if let Op::Neuron(_) = node.op {
+                        program.neurons.push(k);
+                    }
                     (step, [start as u32, program.runs.len() as u32])
                 }
                 (None, Arity::Zero) => (Step::Leaf, [0, 0]),
@@ -188,9 +194,9 @@ impl Program {
     /// come at its sum's turn, not its own. `ranks` says when the graph makes each
     /// contribution; each node must receive them in increasing rank. Linear time.
     fn same_order_as_graph(&self, ranks: &Ranks) -> bool {
-        let mut last = vec![0u32; self.steps.len() + 1];
+        let mut last = vec![Rank(0); self.steps.len() + 1];
         let mut in_order = true;
-        let mut arrives = |node: usize, rank: u32| {
+        let mut arrives = |node: usize, rank: Rank| {
             in_order &= rank >= last[node];
             last[node] = rank;
         };
@@ -231,13 +237,25 @@ impl Program {
     }
 }
 
-/// When [`Value::backward`] runs the rule behind each gradient contribution of a program
-/// (see [`Program::same_order_as_graph`]): per node (for its parents), and per `sum` term
-/// (for a term's factors).
+/// When [`Value::backward`] makes each gradient contribution of a program (see
+/// [`Program::same_order_as_graph`]): per node (for its parents), and per `sum` or
+/// neuron term (for a term's factors).
 #[derive(Default)]
 struct Ranks {
-    nodes: Vec<u32>,
-    terms: Vec<u32>,
+    nodes: Vec<Rank>,
+    terms: Vec<Rank>,
+}
+
+/// When a contribution is made: the position of its rule in `backward()`'s order, then
+/// its position inside that rule (a neuron's rule adds its terms' contributions one
+/// term after the other).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Rank(u64);
+
+impl Rank {
+    fn of(rule: u32, within: u32) -> Rank {
+        Rank((u64::from(rule) << 32) | u64::from(within))
+    }
 }
 
 /// How many times each node is a parent in the graph (twice for `a` in `a * a`).
@@ -361,53 +379,90 @@ impl Program {
     }
 
     /// Appends the term `data[x] * data[y]` to the runs of the `sum` whose runs start
-    /// at `start`: it extends the last run if both indices follow on from it.
-    fn push_term(&mut self, start: usize, x: u32, y: u32) {
+    /// at `start`: if `merge`, it extends the last run when both indices follow on from
+    /// it.
+    fn push_term(&mut self, start: usize, x: u32, y: u32, merge: bool) {
         match self.runs[start..].last_mut() {
-            Some(run) if run.x + run.len == x && run.y + run.len == y => run.len += 1,
+            Some(run) if merge && run.x + run.len == x && run.y + run.len == y => run.len += 1,
             _ => self.runs.push(Run { x, y, len: 1 }),
         }
     }
 }
 
-/// The terms of the `sum` node `sum` as the two factors the tape multiplies: `(a,
-/// Some(b))` for a fused product `a * b`, `(t, None)` for any other term `t` (`None`
+/// One term of a dot product: the program adds `data[x] * data[y]` (`y` `None`
 /// standing for the constant 1).
-fn terms(sum: &Value, fused: &AddressSet) -> Vec<(Value, Option<Value>)> {
-    node_terms(sum, fused)
-        .into_iter()
-        .map(|(_, factors)| factors)
-        .collect()
+struct Term {
+    x: Value,
+    y: Option<Value>,
+    /// The node whose rule makes the term's gradient contributions in the graph.
+    rule: Value,
+    /// Whether `rule` makes the contributions of other terms too, one term after the
+    /// other (a neuron's rule), rather than only this term's.
+    shared: bool,
 }
 
-/// [`terms`], each with the term itself.
-fn node_terms(sum: &Value, fused: &AddressSet) -> Vec<(Value, (Value, Option<Value>))> {
+impl Term {
+    /// When the graph makes this term's contributions, `j` being its position.
+    fn made_at(&self, rank: impl Fn(&Value) -> u32, j: u32) -> Rank {
+        Rank::of(rank(&self.rule), if self.shared { j } else { 0 })
+    }
+}
+
+/// The terms the inner node `v` computes as a dot product, if it is one:
+/// - a neuron ([`Value::neuron`], its parents `[b, w0, x0, ..]`): `[b, 1]`, then
+///   `[wi, xi]`, all contributed by its own rule;
+/// - a `sum` (or an activation of a fused one): `[a, b]` for a fused product `a * b`
+///   (contributed by the product's rule), `[t, 1]` for any other term `t` (by the
+///   sum's).
+fn dot_terms(v: &Value, fused: &AddressSet) -> Option<Vec<Term>> {
+    let node = v.node();
+    if let Op::Neuron(_) = node.op {
+        let [b, wx @ ..] = node.parents() else {
+            unreachable!("a neuron node has its bias")
+        };
+        let term = |x: &Value, y: Option<&Value>| Term {
+            x: x.clone(),
+            y: y.cloned(),
+            rule: v.clone(),
+            shared: true,
+        };
+        let products = wx.chunks_exact(2).map(|p| term(&p[0], Some(&p[1])));
+        return Some(std::iter::once(term(b, None)).chain(products).collect());
+    }
+    drop(node);
+    let sum = sum_of(v, fused)?;
     let node = sum.node();
-    node.parents()
-        .iter()
-        .map(|term| {
-            let factors = if fused.contains(&term.address()) {
-                // (A fused product's parents are `[a, b]`; `a * a` has `a` twice.)
-                let factors = term.node().parents().to_vec();
-                (factors[0].clone(), Some(factors[1].clone()))
-            } else {
-                (term.clone(), None)
-            };
-            (term.clone(), factors)
-        })
-        .collect()
+    let terms = node.parents().iter().map(|t| {
+        if fused.contains(&t.address()) {
+            // (A fused product's parents are `[a, b]`; `a * a` has `a` twice.)
+            let factors = t.node().parents().to_vec();
+            Term {
+                x: factors[0].clone(),
+                y: Some(factors[1].clone()),
+                rule: t.clone(),
+                shared: false,
+            }
+        } else {
+            Term {
+                x: t.clone(),
+                y: None,
+                rule: sum.clone(),
+                shared: false,
+            }
+        }
+    });
+    Some(terms.collect())
 }
 
-/// The operands the tape reads for an inner node: its parents, or for a `sum` (or an
-/// activation of a fused one) the factors of its terms (the first factors of all
-/// terms, then the second ones).
+/// The operands the program reads for an inner node: its parents, or for a dot
+/// product (a neuron, a `sum` or an activation of a fused one) the factors of its
+/// terms (the first factors of all terms, then the second ones).
 fn operands(v: &Value, fused: &AddressSet) -> Vec<Value> {
-    let Some(sum) = sum_of(v, fused) else {
+    let Some(terms) = dot_terms(v, fused) else {
         return v.node().parents().to_vec();
     };
-    let terms = terms(&sum, fused);
-    let firsts = terms.iter().map(|(x, _)| x.clone());
-    let seconds = terms.iter().filter_map(|(_, y)| y.clone());
+    let firsts = terms.iter().map(|t| t.x.clone());
+    let seconds = terms.iter().filter_map(|t| t.y.clone());
     firsts.chain(seconds).collect()
 }
 

@@ -8,11 +8,12 @@
 //! graph, by construction. [`Tape::check`](crate::tape::Tape::check) uses the rebuilt
 //! graph too. The values are made on the thread that asks, and dropped there.
 
-use super::{Program, Step};
+use super::{Program, Run, Step};
 use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::Value;
 use crate::error::Error;
+use crate::nn::Activation;
 
 impl Program {
     /// The graph the program was compiled from, on the leaf data of `data`: fused
@@ -22,6 +23,7 @@ impl Program {
     pub(crate) fn rebuild(&self, data: &[f64], leaf_grads: Option<&[f64]>) -> Vec<Value> {
         let one = self.one();
         let mut labels = self.labels.iter().peekable();
+        let mut neurons = self.neurons.iter().peekable();
         let mut nodes: Vec<Value> = Vec::with_capacity(self.steps.len());
         for (k, &step) in self.steps.iter().enumerate() {
             let [a, b] = self.args[k].map(|i| i as usize);
@@ -49,6 +51,9 @@ impl Program {
                 }
                 Step::Unary(op) => nodes[a].unary(op, self.consts[b]),
                 Step::Binary(op) => nodes[a].binary(&nodes[b], op),
+                _ if neurons.next_if(|&&j| j as usize == k).is_some() => {
+                    self.neuron(&nodes, &self.runs[a..b], step)
+                }
                 Step::Dot => sum(&nodes),
                 Step::DotThen(op) => sum(&nodes).unary(op, NO_CONSTS),
                 Step::Custom(c) => {
@@ -75,6 +80,23 @@ impl Program {
             nodes.push(node);
         }
         nodes
+    }
+
+    /// The [`Value::neuron`] node of the program's neuron with terms `runs` (`[b, one]`,
+    /// then `[wi, xi]`) and step `step`.
+    fn neuron(&self, nodes: &[Value], runs: &[Run], step: Step) -> Value {
+        let mut pairs = runs.iter().flat_map(|r| r.xs().zip(r.ys()));
+        let (b, _) = pairs.next().expect("a neuron has its bias term");
+        let (w, x): (Vec<Value>, Vec<Value>) = pairs
+            .map(|(w, x)| (nodes[w].clone(), nodes[x].clone()))
+            .unzip();
+        let activation = match step {
+            Step::DotThen(Op::Relu) => Activation::Relu,
+            Step::DotThen(Op::Tanh) => Activation::Tanh,
+            Step::DotThen(Op::Sigmoid) => Activation::Sigmoid,
+            _ => Activation::Linear,
+        };
+        Value::neuron(&nodes[b], &w, &x, activation).expect("as many inputs as weights")
     }
 
     /// The error the dynamic graph reports for the values `data` (after `forward`

@@ -58,7 +58,7 @@ use crate::engine::rules::Consts;
 /// |------------|-----------|
 /// | `Unary(op)` | `[parent, index into consts]` |
 /// | `Binary(op)` | `[a, b]` |
-/// | `Dot` (every `sum`), `DotThen(op)` (`op` of a fused `sum`) | `[start, end]`: the sum's terms are `runs[start..end]` |
+/// | `Dot` (every `sum` and linear neuron), `DotThen(op)` (`op` of a fused `sum`, or a neuron with activation `op`) | `[start, end]`: the sum's terms are `runs[start..end]` |
 /// | `Custom(c)` ([`Value::custom`](crate::Value::custom), closures `customs[c]`) | `[start, end]`: its parents are `custom_parents[start..end]` |
 ///
 /// `consts[0]` is `[0.0, 0.0]`, the constants of every unary op without any; `powf`,
@@ -95,6 +95,9 @@ pub struct Program {
     pub(crate) runs: Vec<Run>,
     /// The labels of the labelled nodes, sorted by node index (for error messages).
     pub(crate) labels: Vec<(u32, Box<str>)>,
+    /// The nodes that are one [`Value::neuron`](crate::Value::neuron) node in the graph
+    /// (rather than a `sum`), in order (so that the rebuilt graph has the same nodes).
+    pub(crate) neurons: Vec<u32>,
     /// The closures of the custom ops, in the order of their nodes.
     pub(crate) customs: Vec<Custom>,
     /// The parents of all custom nodes, back to back.

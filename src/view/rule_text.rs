@@ -234,6 +234,20 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
             ],
         ),
         Op::Custom => (NotInMicrograd, &[], &[]),
+        Op::Neuron(_) => (
+            Composed("a neuron as b + w0*x0 + w1*x1 + ... and its activation"),
+            &[
+                "g = f'(sum) * out.grad  # the activation's rule",
+                "b.grad += g  # the + nodes'",
+                "for wi, xi in zip(w, x): wi.grad += xi.data * g; xi.grad += wi.data * g",
+            ],
+            &[
+                "Some(op) => 0.0 + op.local_grads(0.0, 0.0, out.data, NO_CONSTS).0 * out.grad,",
+                "b.add_grad(g);",
+                "w.add_grad(xd * g);",
+                "x.add_grad(wd * g);",
+            ],
+        ),
     };
     RuleText {
         source,
@@ -247,7 +261,7 @@ mod tests {
     use super::*;
 
     /// The engine's source, where every quoted Rust line must be.
-    const ENGINE: [&str; 9] = [
+    const ENGINE: [&str; 10] = [
         include_str!("../engine/arithmetic.rs"),
         include_str!("../engine/activations.rs"),
         include_str!("../engine/functions.rs"),
@@ -257,6 +271,7 @@ mod tests {
         include_str!("../engine/backward.rs"),
         include_str!("../engine/value.rs"),
         include_str!("../engine/custom.rs"),
+        include_str!("../engine/neuron.rs"),
     ];
 
     // The stepper shows these lines as "this crate's Rust line": they must still be in
@@ -294,6 +309,7 @@ mod tests {
             Op::Clamp,
             Op::Max,
             Op::Min,
+            Op::Neuron(crate::engine::op::Act::Relu),
         ];
         let quoted = ops
             .iter()

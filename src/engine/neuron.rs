@@ -1,0 +1,126 @@
+//! A neuron as ONE node: `act(b + w0·x0 + w1·x1 + ...)`, with its rule right under it.
+//!
+//! Python's `Neuron.__call__` builds `sum((wi*xi for wi,xi in zip(self.w, x)), self.b)`
+//! and then `relu()`: a `*` node per input, a `+` node per term and one for the
+//! activation, 2n + 2 objects for n inputs. Here the whole neuron is one node whose
+//! parents are `[b, w0, x0, w1, x1, ...]`: one allocation for the node and one for its
+//! parents. It adds the same rounded products in the same order, so its value has
+//! Python's bits, and its rule adds the same contributions as the products' and the
+//! sum's rules would.
+
+use super::op::{Act, Op};
+use super::rules::NO_CONSTS;
+use super::value::{Node, Parents, Value};
+use crate::nn::Activation;
+use crate::Error;
+
+impl Value {
+    /// A neuron's output `act(b + w0·x0 + w1·x1 + ...)` as one node: Python's
+    /// `sum((wi*xi for wi,xi in zip(w, x)), b)` followed by the activation.
+    ///
+    /// The sum is computed as micrograd computes it: `b` first, then each product
+    /// `wi·xi`, rounded, added left to right, so the value is bit for bit Python's (and
+    /// that of `once(b).chain(products).sum()`). [`Value::op`] is `"neuron"`,
+    /// `"relu neuron"`, `"tanh neuron"` or `"sigmoid neuron"`; its
+    /// [`parents`](Value::parents) are `[b, w0, x0, w1, x1, ...]`.
+    /// [`Activation::LeakyRelu`] (whose derivative needs the sum, not only the output)
+    /// is a `leaky_relu` node on top of a `"neuron"` node, and so is any activation of a
+    /// sum that is not finite (so that [`try_backward`](Value::try_backward) reports the
+    /// overflow, which `tanh(∞) = 1` would hide).
+    ///
+    /// Derivative, with `s = b + Σ wi·xi` and `f` the activation (`f' = 1` for
+    /// `Linear`): d/db = f'(s), d/dwᵢ = xᵢ·f'(s), d/dxᵢ = wᵢ·f'(s). The rule adds
+    /// `b.grad += g`, then `wᵢ.grad += xᵢ·g` and `xᵢ.grad += wᵢ·g` for i = 0, 1, ...,
+    /// where `g = f'(s)·out.grad`: the numbers the rules of Python's `*` and `+` nodes
+    /// add, so every gradient has the same bits as with the graph of products and sums.
+    /// (Where one value is two operands of the same neuron, `neuron(b, [w, w], [x, x])`,
+    /// that graph adds its two contributions last term first, this node first term
+    /// first; the last digit can then differ.)
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InputWidth`] if `inputs` and `weights` differ in length (Python's `zip`
+    /// would silently use the shorter).
+    ///
+    /// ```
+    /// use micrograd::{nn::Activation, Value};
+    /// // Python: act = sum((wi*xi for wi,xi in zip(w, x)), b); out = act.relu()
+    /// let b = Value::new(0.5);
+    /// let w = [Value::new(2.0), Value::new(-1.0)];
+    /// let x = [Value::new(3.0), Value::new(4.0)];
+    /// let y = Value::neuron(&b, &w, &x, Activation::Relu)?;
+    /// assert_eq!((y.data(), y.op(), y.parents().len()), (2.5, "relu neuron", 5));
+    /// y.backward();
+    /// assert_eq!((b.grad(), w[0].grad(), x[1].grad()), (1.0, 3.0, -1.0));
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn neuron(
+        bias: &Value,
+        weights: &[Value],
+        inputs: &[Value],
+        activation: Activation,
+    ) -> Result<Value, Error> {
+        if inputs.len() != weights.len() {
+            return Err(Error::InputWidth {
+                expected: weights.len(),
+                got: inputs.len(),
+            });
+        }
+        let mut act = match activation {
+            Activation::Relu => Act::Relu,
+            Activation::Tanh => Act::Tanh,
+            Activation::Sigmoid => Act::Sigmoid,
+            _ => Act::Linear,
+        };
+        let mut parents = Vec::with_capacity(1 + 2 * weights.len());
+        parents.push(bias.clone());
+        // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
+        // for every b but -0.0 with no products, where both engines here give 0.0).
+        let mut sum = 0.0 + bias.data();
+        for (w, x) in weights.iter().zip(inputs) {
+            sum += w.data() * x.data();
+            parents.push(w.clone());
+            parents.push(x.clone());
+        }
+        // An overflowed sum stays a node of its own, so that `try_backward` reports it
+        // as it would in Python's graph (`tanh(inf)` is 1 and would hide it).
+        let separate = act.op().filter(|_| !sum.is_finite());
+        if separate.is_some() {
+            act = Act::Linear;
+        }
+        let data = act.op().map_or(sum, |op| op.forward(sum, 0.0, NO_CONSTS));
+        let parents = Parents::Many(parents.into_boxed_slice());
+        let out = Value::from_op(data, Op::Neuron(act), parents, NO_CONSTS, Box::new(rule));
+        Ok(match (activation, separate) {
+            (Activation::LeakyRelu(slope), _) => out.leaky_relu(slope),
+            (_, Some(op)) => out.unary(op, NO_CONSTS),
+            _ => out,
+        })
+    }
+}
+
+/// The rule of a neuron node: what the activation's, the sum's and the products' rules
+/// of Python's graph add, in the order they add it.
+fn rule(out: &Node) {
+    let Op::Neuron(act) = out.op else {
+        unreachable!("a neuron node's op is Op::Neuron")
+    };
+    // The sum's grad: `0.0 + f'(s) * out.grad`, as the activation's rule leaves it on
+    // the sum node (or the node's own grad without an activation).
+    let g = match act.op() {
+        Some(op) => 0.0 + op.local_grads(0.0, 0.0, out.data, NO_CONSTS).0 * out.grad,
+        None => out.grad,
+    };
+    let [b, terms @ ..] = out.parents() else {
+        unreachable!("a neuron node has its bias")
+    };
+    // Python (sum, as + nodes): self.grad += out.grad
+    b.add_grad(g);
+    for wx in terms.chunks_exact(2) {
+        let (w, x) = (&wx[0], &wx[1]);
+        let (wd, xd) = (w.data(), x.data());
+        // Python (*): self.grad += other.data * out.grad; other.grad += self.data * out.grad
+        w.add_grad(xd * g);
+        x.add_grad(wd * g);
+    }
+}

@@ -1,0 +1,139 @@
+//! Lesson 30: a neuron as one node. Python's `Neuron.__call__` builds a `*` node per
+//! input, a `+` node per term and a node for the activation; `Value::neuron` (which
+//! `nn::Neuron` uses) is ONE node with the same value and the same gradients, bit for
+//! bit. These tests build both and compare them; they also show how to draw Python's
+//! graph again, and that deep graphs of neurons still need no deep stack.
+
+use micrograd::nn::{Activation, Module, MLP};
+use micrograd::random::PythonRandom;
+use micrograd::Value;
+
+/// A small, fixed-seed random number generator (xorshift64*): no dependency needed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// A float in `[-1, 1)`.
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+    }
+    fn values(&mut self, n: usize) -> Vec<Value> {
+        (0..n).map(|_| Value::new(2.0 * self.unit())).collect()
+    }
+}
+
+/// Python's neuron: `sum((wi*xi for wi,xi in zip(w, x)), b)`, then the activation, as
+/// separate `*` and `sum` nodes.
+fn python_neuron(b: &Value, w: &[Value], x: &[Value], f: Activation) -> Value {
+    let products = w.iter().zip(x).map(|(wi, xi)| wi * xi);
+    let sum: Value = std::iter::once(b.clone()).chain(products).sum();
+    f.apply(&sum)
+}
+
+const ACTIVATIONS: [Activation; 5] = [
+    Activation::Relu,
+    Activation::Tanh,
+    Activation::Sigmoid,
+    Activation::Linear,
+    Activation::LeakyRelu(0.01),
+];
+
+// act = sum((wi*xi for wi,xi in zip(self.w, x)), self.b)
+#[test]
+fn a_neuron_has_the_value_of_pythons_products_and_sums_bit_for_bit() {
+    let mut rng = Rng(7);
+    for n in 0..40 {
+        let (b, w, x) = (rng.values(1).remove(0), rng.values(n), rng.values(n));
+        for f in ACTIVATIONS {
+            let one = Value::neuron(&b, &w, &x, f).unwrap();
+            let python = python_neuron(&b, &w, &x, f);
+            assert_eq!(
+                one.data().to_bits(),
+                python.data().to_bits(),
+                "{n} inputs, {f}"
+            );
+        }
+    }
+}
+
+/// How a test builds a neuron: [`one_node`] or [`python_neuron`].
+type NeuronFn = fn(&Value, &[Value], &[Value], Activation) -> Value;
+
+/// A random layered network on `inputs` (each layer's neurons all read the whole
+/// previous layer), built with `neuron`; returns the sum of its outputs.
+fn network(rng: &mut Rng, inputs: &[Value], params: &mut Vec<Value>, neuron: NeuronFn) -> Value {
+    let mut h = inputs.to_vec();
+    for layer in 0..3 {
+        let width = 1 + (rng.next() % 6) as usize;
+        let f = ACTIVATIONS[(rng.next() % 5) as usize];
+        h = (0..width)
+            .map(|_| {
+                let (b, w) = (rng.values(1).remove(0), rng.values(h.len()));
+                params.push(b.clone());
+                params.extend(w.iter().cloned());
+                neuron(&b, &w, &h, if layer == 2 { Activation::Linear } else { f })
+            })
+            .collect();
+    }
+    h.iter().sum()
+}
+
+fn one_node(b: &Value, w: &[Value], x: &[Value], f: Activation) -> Value {
+    Value::neuron(b, w, x, f).unwrap()
+}
+
+// total_loss.backward()   -- every p.grad as Python's graph of * and + nodes gives it
+#[test]
+fn backward_gives_the_gradients_of_pythons_graph_bit_for_bit() {
+    for seed in 1..200u64 {
+        let build = |neuron: NeuronFn| {
+            let mut rng = Rng(seed);
+            let inputs = rng.values(1 + (seed % 4) as usize);
+            let mut params = Vec::new();
+            let root = network(&mut rng, &inputs, &mut params, neuron);
+            root.backward();
+            let leaves = inputs.iter().chain(&params);
+            leaves.map(|v| v.grad().to_bits()).collect::<Vec<_>>()
+        };
+        assert_eq!(build(one_node), build(python_neuron), "seed {seed}");
+    }
+}
+
+// model = MLP(2, [16, 16, 1]); model(x)   -- Python: 1,123 nodes; here 34
+#[test]
+fn an_mlp_is_one_node_per_neuron() {
+    let model = MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337));
+    let x = [Value::new(1.0), Value::new(-1.0)];
+    let y = model.forward(&x).unwrap().remove(0);
+    let nodes = y.topo().len();
+    let leaves = model.num_parameters() + x.len();
+    assert_eq!(nodes - leaves, 16 + 16 + 1);
+    assert_eq!(y.op(), "neuron");
+}
+
+// Python: RecursionError somewhere near 1,000 layers
+#[test]
+fn a_chain_of_a_million_neurons_needs_no_deep_stack() {
+    let run = || {
+        let (w, b) = (Value::new(1.0), Value::new(0.0));
+        let x = Value::new(0.5);
+        let mut y = x.clone();
+        for _ in 0..1_000_000 {
+            y = Value::neuron(&b, std::slice::from_ref(&w), &[y], Activation::Relu).unwrap();
+        }
+        y.backward();
+        assert_eq!((y.data(), x.grad(), b.grad()), (0.5, 1.0, 1_000_000.0));
+        drop(y);
+    };
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .unwrap();
+}
