@@ -11,20 +11,30 @@
 //! - `--epochs N` [20], `--batch-size N` [32], `--lr X` [0.01, Adam's learning rate];
 //! - `--seed N` [0]: seeds the initial weights and every shuffle;
 //! - `--holdout N` [a fifth of the data]: after one seeded shuffle, the last N images are
-//!   the test set, never trained on.
+//!   the test set, never trained on;
+//! - `--engine tape|dynamic` [tape]: compile one image's graph once and run it per image
+//!   (`examples/common/classify_tape.rs`), or build each batch's graph anew with `Value`s
+//!   (`batch_loss` in `examples/common/classify.rs`, as Python would);
+//! - `--threads N` [all cores]: with the tape, the images of a batch run on N threads
+//!   (`Tape::accumulate_batch`, chunks of 8 images each), and so does the held-out
+//!   evaluation. The gradients are added up in a fixed order, so every printed number
+//!   is the same for any N; only the time changes.
 //!
 //! After each epoch it prints `step <k> loss <loss>, accuracy <pct>%` (k: the index of the
 //! epoch's last mini-batch step, counting from 0; loss: the mean of that epoch's batch
 //! losses; accuracy: on the held-out images),
-//! then the run time, and last `final step=<k> loss=<loss> accuracy=<pct>%`.
+//! then the run time and `<t> µs per sample-step` (training time / (epochs × training
+//! images)), and last `final step=<k> loss=<loss> accuracy=<pct>%`.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use common::classify::{self, Training};
+use common::classify_tape::ImageTape;
+use common::Engine;
 use micrograd::data::{load_csv, Dataset};
 use micrograd::prelude::*;
 use rand::{rngs::StdRng, SeedableRng};
@@ -38,6 +48,10 @@ const USAGE: &str = "06_digits [FLAGS]   (defaults in brackets)
   --seed N          seeds the initial weights and every shuffle [0]
   --holdout N       the last N images (after one shuffle) are the test set
                     [a fifth of the data]
+  --engine tape|dynamic
+                    a compiled tape per image, or a graph per batch [tape]
+  --threads N       threads that run a batch through the tape (the same
+                    numbers for any N) [all cores]
   -h, --help        print this and exit";
 
 /// The brightest pixel of scikit-learn's digits (each pixel counts the set pixels of a
@@ -61,8 +75,10 @@ fn run() -> common::Result {
         lr: 0.01,
         seed: 0,
         holdout: None,
+        threads: common::all_cores(),
     };
     let t = Training::from_args(&mut args, defaults)?;
+    let engine = common::engine(&mut args, Engine::Tape)?;
     common::finish(args, USAGE)?;
 
     let mut train = load_digits(&path)?;
@@ -74,20 +90,40 @@ fn run() -> common::Result {
     let model = MLP::new(64, &[32, 10], &mut rng);
     let mut opt = Adam::new(model.parameters(), t.lr)?;
     println!("{}", classify::describe(&model, &train, &test));
+    // With the tape, one image's graph is compiled once (see `classify_tape`).
+    let mut tape = match engine {
+        Engine::Tape => Some(ImageTape::compile(&model, t.threads)?),
+        Engine::Dynamic => None,
+    };
 
     let start = Instant::now();
+    let mut training = Duration::ZERO;
     let (mut step, mut loss, mut accuracy) = (0, f64::NAN, 0.0);
     for _ in 0..t.epochs {
         train.shuffle(&mut rng)?;
-        loss = classify::train_epoch(&model, &mut opt, &train, t.batch_size, &mut step, || {})?;
-        accuracy = classify::accuracy(&model, &test)?;
+        let started = Instant::now();
+        let (size, k) = (t.batch_size, &mut step);
+        loss = match &mut tape {
+            Some(tape) => tape.train_epoch(&mut opt, &train, size, k, || {})?,
+            None => classify::train_epoch(&model, &mut opt, &train, size, k, || {})?,
+        };
+        training += started.elapsed();
+        accuracy = match &mut tape {
+            Some(tape) => tape.accuracy(&test)?,
+            None => classify::accuracy(&model, &test)?,
+        };
         common::print_step(step - 1, loss, Some(accuracy));
     }
     let seconds = start.elapsed().as_secs_f64();
+    let samples = (t.epochs * train.len()) as f64;
     println!(
-        "{} epochs in {seconds:.2} s ({:.1} ms per epoch, held-out evaluation included)",
+        "{} epochs in {seconds:.2} s ({:.1} ms per epoch, held-out evaluation included); \
+         training: {:.1} µs per sample-step (batch {}, {})",
         t.epochs,
-        1e3 * seconds / t.epochs as f64
+        1e3 * seconds / t.epochs as f64,
+        1e6 * training.as_secs_f64() / samples,
+        t.batch_size,
+        engine.threads(t.threads)
     );
     common::print_final(step - 1, loss, Some(accuracy));
     Ok(())

@@ -11,7 +11,9 @@
 - Every example answers `--help` with exit status 0 and its flags, each with its default
   in brackets.
 - With ../shared/data present: 06_digits reaches 95% held-out accuracy, and 07_mnist
-  (through the tape, its default) 92% on the last 2,000 images of MNIST's test set.
+  (through the tape, its default) 92% on the last 2,000 images of MNIST's test set;
+  both print the same `final` line with `--threads 1` and `--threads 2` (a short run),
+  and the time `.. µs per sample-step`.
 
 Usage: python3 scripts/check_examples.py   (after `cargo build --release --examples`)
 """
@@ -169,6 +171,25 @@ def mnist():
     check(m is not None and float(m.group(4)) >= 92.0, "07_mnist held-out accuracy >= 92%")
 
 
+def same_on_any_threads():
+    """06_digits and 07_mnist add up a batch's gradients in a fixed order: every printed
+    number is the same for --threads 1 and 2."""
+    runs = [("06_digits", ["--data", os.path.join(SHARED, "data", "digits.csv.gz"), "--epochs", "2"]),
+            ("07_mnist", ["--data", os.path.join(SHARED, "data", "mnist"), "--holdout", "2000",
+                          "--limit", "640", "--epochs", "1"])]
+    for name, args in runs:
+        if not os.path.exists(args[1]):
+            print(f"skip {name} --threads: no {args[1]}")
+            continue
+        outs = [run(name, *args, "--threads", n) for n in ["1", "2"]]
+        check(all(code == 0 for code, _, _ in outs), f"{name} --threads 1 and 2 exit 0")
+        finals = [final_line(f"{name} --threads {n}", out) for n, (_, out, _) in zip("12", outs)]
+        check(all(finals) and finals[0].group(0) == finals[1].group(0),
+              f"{name}: the same final line on 1 and 2 threads ({[f and f.group(0) for f in finals]})")
+        check(all(re.search(r"[0-9.]+ µs per sample-step", out) for _, out, _ in outs),
+              f"{name} prints its time per sample-step in µs")
+
+
 help_texts()
 moons()
 small_examples()
@@ -176,5 +197,6 @@ lecture_backprop()
 bad_inputs()
 digits()
 mnist()
+same_on_any_threads()
 print(f"{len(failures)} failed" if failures else "every example check passed")
 sys.exit(1 if failures else 0)

@@ -121,6 +121,26 @@ fn of_two_infinite_gradients_the_tape_names_the_one_the_graph_names() {
     assert_eq!(tape, graph);
 }
 
+// x = [Value(1e300)] * 2; loss = 1e10 * sum(n(x) for n in layer)   -- only dloss/dw overflows
+#[test]
+fn an_overflow_only_in_the_weights_gradients_is_reported_by_accumulate_too() {
+    // (The tape checks the gradients it writes as it writes them, instead of looking at
+    // every leaf's after each run: here only the last products, into the weights, fail.)
+    let x = [Value::new(1e300), Value::new(1e300)];
+    let neuron = |j: f64| {
+        let w = [Value::new(1e-300), Value::new(2e-300)];
+        let b = Value::new(0.1 * j);
+        [b, &w[0] * &x[0], &w[1] * &x[1]].into_iter().sum::<Value>()
+    };
+    let layer: Value = (0..3).map(|j| neuron(j as f64)).sum();
+    let root = layer * 1e10;
+    let mut tape = Tape::compile(&root).unwrap();
+    let tape_err = tape.accumulate().unwrap_err().to_string();
+    let graph_err = root.try_backward().unwrap_err().to_string();
+    assert!(graph_err.starts_with("backward pass"), "{graph_err}");
+    assert_eq!(tape_err, graph_err);
+}
+
 /// Compiles `build(leaves)` at the data `before`, moves the leaves to `after` and asks
 /// [`Tape::check`] whether the tape is still the graph `build` makes there.
 fn still_the_graph_on_other_data(

@@ -23,10 +23,12 @@ pub struct Training {
     pub seed: u64,
     /// `--holdout`: how many samples to keep for testing (`None`: the example's default).
     pub holdout: Option<usize>,
+    /// `--threads`: how many threads run a batch through the tape.
+    pub threads: usize,
 }
 
 impl Training {
-    /// Reads `--epochs`, `--batch-size`, `--lr`, `--seed` and `--holdout`, taking the
+    /// Reads `--epochs`, `--batch-size`, `--lr`, `--seed`, `--holdout` and `--threads`, taking the
     /// value in `defaults` for each flag that is absent; fails on a value out of range.
     pub fn from_args(args: &mut pico_args::Arguments, defaults: Training) -> Result<Training> {
         let positive = |args: &mut _, name, default| {
@@ -41,6 +43,7 @@ impl Training {
             seed: number(args, "--seed")?.unwrap_or(defaults.seed),
             holdout: opt_checked_number(args, "--holdout", "at least 1", |&n| n >= 1)?
                 .or(defaults.holdout),
+            threads: positive(args, "--threads", defaults.threads)?,
         })
     }
 }

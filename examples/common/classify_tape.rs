@@ -1,6 +1,8 @@
 //! The digit classifiers' training and evaluation through a compiled [`Tape`]: the same
 //! mini-batch SGD as `classify::train_epoch`, with the graph of *one* image compiled once
-//! and run per image (see `docs/tape.md`, "Mini-batches").
+//! and run per image (see `docs/tape.md`, "Mini-batches"), the images of a batch split
+//! across threads (`Tape::accumulate_batch`: the same numbers for any thread count; see
+//! `docs/tape.md`, "Threads").
 
 use micrograd::nn::MLP;
 use micrograd::optim::{check_loss, Optimizer};
@@ -18,33 +20,40 @@ pub struct ImageTape {
     leaves: [Vec<Value>; 3],
     /// The pixels.
     image: Inputs,
-    /// The one-hot label.
-    label: Inputs,
+    /// The pixels, then the one-hot label: one training sample.
+    sample: Inputs,
     /// `1 / batch size`, so that the gradients summed over a batch are those of the
     /// batch's mean loss.
     scale: Inputs,
+    /// The samples of the current batch (pixels, then one-hot label), reused.
+    rows: Vec<Vec<f64>>,
+    /// How many threads run a batch (`--threads`).
+    threads: usize,
 }
 
 impl ImageTape {
     /// Builds and compiles `cross_entropy(model(x), onehot(y)) * scale` with leaves for
-    /// `x`, the one-hot `y` and `scale`, keeping the logits as outputs.
+    /// `x`, the one-hot `y` and `scale`, keeping the logits as outputs. Batches run on
+    /// `threads` threads.
     ///
     /// The loss is `ln(sum_i exp(z_i)) - sum_i y_i z_i`, the softmax cross-entropy of
     /// `loss::softmax_cross_entropy` with the label as leaves instead of an index (so one
     /// tape serves every class) and without its max shift (ten more nodes per image):
     /// the logits of these small, scaled models stay far
     /// from exp's overflow at 709, and the tape reports a non-finite loss if not.
-    pub fn compile(model: &MLP) -> Result<ImageTape> {
+    pub fn compile(model: &MLP, threads: usize) -> Result<ImageTape> {
         let leaves = |n: usize| (0..n).map(|_| Value::new(0.0)).collect::<Vec<_>>();
         let leaves = [leaves(model.nin()), leaves(model.nout()), leaves(1)];
         let (loss, logits) = image_loss(model, &leaves)?;
         let tape = Tape::compile_with_outputs(&loss, &logits)?;
         Ok(ImageTape {
             image: tape.inputs(&leaves[0])?,
-            label: tape.inputs(&leaves[1])?,
+            sample: tape.inputs(&[&leaves[0][..], &leaves[1][..]].concat())?,
             scale: tape.inputs(&leaves[2])?,
             tape,
             leaves,
+            rows: Vec::new(),
+            threads,
         })
     }
 
@@ -57,8 +66,9 @@ impl ImageTape {
     }
 
     /// One epoch of mini-batch training, as `classify::train_epoch`: per batch, every
-    /// image runs forward and backward on the tape (gradients summed in the tape), then
-    /// the sums go to the parameters and the optimiser steps. Returns the mean batch loss.
+    /// image runs forward and backward on the tape's program (on the threads; gradients
+    /// summed in the tape in a fixed order), then the sums go to the parameters and the
+    /// optimiser steps. Returns the mean batch loss.
     pub fn train_epoch(
         &mut self,
         opt: &mut impl Optimizer,
@@ -70,18 +80,20 @@ impl ImageTape {
         let batches = train.batches(batch_size)?;
         let n = batches.len();
         let mut sum = 0.0;
-        let mut onehot = vec![0.0; self.label.len()];
+        let classes = self.sample.len() - self.image.len();
         for (inputs, labels) in batches {
             self.tape
                 .set_inputs(&self.scale, &[1.0 / inputs.len() as f64])?;
-            let mut loss = 0.0;
-            for (x, &y) in inputs.iter().zip(labels) {
-                onehot.fill(0.0);
-                onehot[y as usize] = 1.0;
-                self.tape.set_inputs(&self.image, x)?;
-                self.tape.set_inputs(&self.label, &onehot)?;
-                loss += self.tape.accumulate()?;
+            self.rows.resize_with(inputs.len(), Vec::new);
+            for ((row, x), &y) in self.rows.iter_mut().zip(inputs).zip(labels) {
+                row.clear();
+                row.extend(x);
+                row.extend((0..classes).map(|c| f64::from(u8::from(c == y as usize))));
             }
+            let losses = self
+                .tape
+                .accumulate_batch(&self.sample, &self.rows, self.threads)?;
+            let loss = losses.iter().sum();
             check_loss(*step, loss)?;
             opt.zero_grad();
             self.tape.flush_grads();
@@ -96,15 +108,14 @@ impl ImageTape {
     /// The fraction of `data` whose largest logit is its label, as `classify::accuracy`.
     pub fn accuracy(&mut self, data: &Dataset) -> Result<f64> {
         let mut correct = 0;
-        for (x, &y) in data.inputs.iter().zip(&data.labels) {
-            self.tape.set_inputs(&self.image, x)?;
-            self.tape.evaluate()?;
+        let logits = (self.tape).evaluate_batch(&self.image, &data.inputs, self.threads)?;
+        for (logits, &y) in logits.iter().zip(&data.labels) {
             // The first largest logit, as `loss::argmax`.
             let (best, _) =
-                self.tape
-                    .outputs()
+                logits
+                    .iter()
                     .enumerate()
-                    .fold((0, f64::NEG_INFINITY), |(bi, bz), (i, z)| {
+                    .fold((0, f64::NEG_INFINITY), |(bi, bz), (i, &z)| {
                         if z > bz {
                             (i, z)
                         } else {

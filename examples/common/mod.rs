@@ -89,6 +89,12 @@ pub fn steps(args: &mut pico_args::Arguments, default: usize) -> Result<usize> {
     Ok(steps)
 }
 
+/// How many threads this machine runs at once (`std::thread::available_parallelism`;
+/// 1 if it cannot tell): the default of `--threads`.
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 /// Which engine trains the model: the graph built anew each step (`Value`, as in
 /// Python), or one graph compiled once into a [`micrograd::tape::Tape`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +103,17 @@ pub enum Engine {
     Dynamic,
     /// `--engine tape`
     Tape,
+}
+
+impl Engine {
+    /// How many threads train with `--threads n`, in words: the tape runs a batch on
+    /// `n`, the dynamic graph on one.
+    pub fn threads(self, n: usize) -> String {
+        match self {
+            Engine::Tape => format!("{n} thread(s)"),
+            Engine::Dynamic => "1 thread".to_owned(),
+        }
+    }
 }
 
 /// The value of `--engine dynamic|tape` (or `default`).

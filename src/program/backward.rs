@@ -1,7 +1,7 @@
 //! The backward pass: the chain rule as one reverse loop over the program.
 
 use super::forward::gather;
-use super::layer::{add_scaled, layer_backward, WIDTH};
+use super::layer::{dot_backward, layer_backward};
 use super::{all_finite, Buffers, Program, Step};
 use crate::engine::rules::NO_CONSTS;
 use crate::error::{Error, Pass};
@@ -23,13 +23,19 @@ impl Program {
         if !buf.data_finite {
             return Err(self.value_error(&buf.data));
         }
-        self.sweep(&buf.data, &mut buf.grad, &mut buf.scratch);
+        let wrote_finite = self.sweep(&buf.data, &mut buf.grad, &mut buf.scratch);
+        // Every gradient the sweep wrote was finite, and the leaves' entries were before:
+        // they still are, and nothing went wrong (no need to look at every leaf).
+        if wrote_finite && buf.grads_finite {
+            return Ok(());
+        }
         // A non-finite gradient reaches every parent of its node (`local * inf` and
         // `local * NaN` are never finite, not even for `local = 0`), and from there
         // every leaf below. So the leaves' gradients tell whether any step went wrong;
         // only then is the graph rebuilt, for the dynamic graph to name the culprit.
         let first = self.leaves;
-        if !all_finite(&buf.grad[..first]) {
+        buf.grads_finite = all_finite(&buf.grad[..first]);
+        if !buf.grads_finite {
             // A constant the engine made for an `f64` operand is read by no one: a
             // non-finite gradient there alone is no error (as for `Value::try_backward`).
             let visible = |&i: &usize| !self.hidden[i];
@@ -39,6 +45,7 @@ impl Program {
             };
             let (leaf, sum) = (Some(leaf), buf.grad[leaf]);
             buf.grad[..first].fill(0.0);
+            buf.grads_finite = true;
             let grads = start();
             // Without a culprit in this run, each run's gradient was finite but their
             // sum over the runs of `accumulate` was not: name the leaf.
@@ -57,7 +64,8 @@ impl Program {
     /// The reverse loop over the values `data`, with `grad` for the gradients: adds
     /// into its leaves' entries, recomputes the others from 0.
     /// `scratch` is room for a custom node's parents' data and local derivatives.
-    pub(crate) fn sweep(&self, data: &[f64], grad: &mut [f64], scratch: &mut [f64]) {
+    pub(crate) fn sweep(&self, data: &[f64], grad: &mut [f64], scratch: &mut [f64]) -> bool {
+        let mut finite = true;
         let first = self.leaves;
         let root = self.root();
         let runs = &self.runs;
@@ -67,20 +75,11 @@ impl Program {
         let mut k = root + 1;
         while k > first {
             k -= 1;
-            if let Some(layer) = layers.next_if(|l| l.first as usize + WIDTH - 1 == k) {
+            if let Some(&layer) = layers.next_if(|l| l.nodes().end - 1 == k) {
                 k = layer.first as usize;
                 // (The sums of a layer have the same step.)
-                let (out, g_out) = (&data[k..k + WIDTH], &grad[k..k + WIDTH]);
-                let g: [f64; WIDTH] = match self.steps[k] {
-                    Step::DotThen(op) => std::array::from_fn(|j| {
-                        op.local_grads(0.0, 0.0, out[j], NO_CONSTS).0 * g_out[j]
-                    }),
-                    _ => std::array::from_fn(|j| g_out[j]),
-                };
-                if g.iter().all(|&g| g == 0.0) {
-                    continue;
-                }
-                layer_backward(data, grad, (&self.args[k..k + WIDTH], runs), g);
+                let step = self.steps[k];
+                finite &= layer_backward((data, grad), layer, (&self.args, runs), step);
                 continue;
             }
             let [a, b] = self.args[k].map(|i| i as usize);
@@ -94,30 +93,20 @@ impl Program {
                     };
                     // Nothing flows back through a zero gradient (a ReLU that is off):
                     // every term would add `finite * 0.0`, which leaves a sum unchanged.
-                    if g == 0.0 {
-                        continue;
-                    }
-                    for &run in &runs[a..b] {
-                        // d (x * y) / dx = y: Python's `self.grad += other.data * out.grad`
-                        if run.len == 1 {
-                            // (A neuron's bias: no loops to set up for one term.)
-                            let (x, y) = (run.x as usize, run.y as usize);
-                            grad[x] += data[y] * g;
-                            grad[y] += data[x] * g;
-                        } else {
-                            add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
-                            add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
-                        }
+                    if g != 0.0 {
+                        finite &= dot_backward(data, grad, &runs[a..b], g);
                     }
                 }
                 Step::Binary(op) => {
                     let (da, db) = op.local_grads(data[a], data[b], data[k], NO_CONSTS);
                     grad[a] += da * g;
                     grad[b] += db * g;
+                    finite &= grad[a].is_finite() & grad[b].is_finite();
                 }
                 Step::Unary(op) => {
                     let (da, _) = op.local_grads(data[a], 0.0, data[k], self.consts[b]);
                     grad[a] += da * g;
+                    finite &= grad[a].is_finite();
                 }
                 Step::Custom(c) => {
                     // As the dynamic graph's `custom_rule`: `grad[p_i] += d[i] * g`.
@@ -128,11 +117,13 @@ impl Program {
                     custom.local_grads(gather(p, data, parents), data[k], d);
                     for (&i, di) in parents.iter().zip(d.iter()) {
                         grad[i as usize] += di * g;
+                        finite &= grad[i as usize].is_finite();
                     }
                 }
                 // (No inner node is a leaf.)
                 Step::Leaf => {}
             }
         }
+        finite
     }
 }

@@ -31,6 +31,11 @@ pub(crate) struct Buffers {
     /// Whether the leaves' entries of `data` are finite (kept up to date by whatever
     /// writes them, so that a run need not look at every leaf).
     pub(crate) leaves_finite: bool,
+    /// Whether the leaves' entries of `grad` are known to be finite, so that a backward
+    /// pass that wrote only finite gradients need not look at every leaf's. Whoever
+    /// writes the leaves' entries other than the backward pass sets it (`false` when
+    /// it does not know).
+    pub(crate) grads_finite: bool,
 }
 
 impl Buffers {
@@ -47,6 +52,7 @@ impl Buffers {
             panels: vec![0.0; program.gather.len()],
             panels_stale: true,
             data_finite,
+            grads_finite: true,
         };
         buffers.fill_panels(program);
         buffers

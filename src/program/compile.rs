@@ -9,7 +9,6 @@
 //! [`Program::same_order_as_graph`] verifies that fusing kept it so; if not, the graph is
 //! compiled again without fusing.
 
-use super::layer::WIDTH;
 use super::{Program, Run, Step};
 use crate::engine::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
@@ -344,19 +343,22 @@ impl Program {
             self.runs[a..b].iter().map(|r| r.len)
         };
         let long = |k: usize| shape(k).sum::<u32>() >= SIDE_BY_SIDE_MIN_TERMS;
-        let mut layers = self.layers.iter().map(|l| l.first as usize).peekable();
+        let mut layers = self.layers.iter().peekable();
         let mut k = first;
         while k + 4 <= self.steps.len() {
-            if layers.next_if_eq(&k).is_some() {
-                k += WIDTH;
+            if let Some(layer) = layers.next_if(|l| l.first as usize == k) {
+                k = layer.nodes().end;
                 continue;
             }
-            let side_by_side = (k..k + 4).all(|j| {
-                is_sum(self.steps[j])
-                    && long(j)
-                    && depths[j - first] == depths[k - first]
-                    && shape(j).eq(shape(k))
-            });
+            // (Four sums before the next layer.)
+            let before_layer = layers.peek().is_none_or(|l| k + 4 <= l.first as usize);
+            let side_by_side = before_layer
+                && (k..k + 4).all(|j| {
+                    is_sum(self.steps[j])
+                        && long(j)
+                        && depths[j - first] == depths[k - first]
+                        && shape(j).eq(shape(k))
+                });
             if side_by_side {
                 self.side_by_side.push(k as u32);
                 k += 4;

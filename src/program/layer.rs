@@ -1,25 +1,26 @@
-//! Layers: [`WIDTH`] `sum`s that read the same inputs, added up together.
+//! Layers: up to [`WIDTH`] `sum`s that read the same inputs, added up together.
 //!
 //! The neurons of one layer of a network, for one sample, are `sum`s with the same
 //! second factors (the layer's inputs, and the constant 1 of the biases) and different
-//! first factors (each neuron's bias and weights). Compiling finds [`WIDTH`] such sums
-//! next to each other and makes them one [`Layer`]; the forward pass then computes
+//! first factors (each neuron's bias and weights). Compiling finds such sums next to
+//! each other and makes them [`Layer`]s of [`WIDTH`] sums, the last one of a network's
+//! layer narrower if its width is not a multiple of [`WIDTH`] (MNIST's 32 hidden neurons
+//! are two layers of 16, its 10 logits one of 10); the forward pass then computes
 //!
 //! ```text
 //! for each term t:  for each neuron j:  acc[j] += w[t][j] * x[t]
 //! ```
 //!
 //! Each neuron's sum is still added up left to right from 0.0 (bit for bit the value of
-//! the dynamic graph), but the [`WIDTH`] chains of additions are independent and the
+//! the dynamic graph), but the layer's chains of additions are independent and the
 //! inner loop reads the weights `w[t][..]` of term `t` as one contiguous row, so it runs
 //! as vector instructions. For that, each worker keeps a copy of the weights stored term
 //! by term (a *panel*: row `t` holds term `t` of each neuron), gathered from the leaves
 //! by a worker's first forward pass after their data is written. The samples of a batch share their layers'
 //! weights, so they share one panel.
 //!
-//! The backward pass takes a layer as one step too: it computes the [`WIDTH`] sums'
-//! gradients together (one activation for all), then goes neuron by neuron as for any
-//! other `sum`, skipping the neurons whose gradient is 0. (Adding up the shared inputs'
+//! The backward pass takes a layer as one step too: it goes neuron by neuron, last
+//! first, as for any other `sum`, skipping the neurons whose gradient is 0. (Adding up the shared inputs'
 //! gradients term by term from the panel instead, the inner loop over the neurons, was
 //! no faster on the moons step and 8% slower on MNIST, where it cannot skip the neurons
 //! that are off.)
@@ -27,25 +28,40 @@
 use std::collections::HashMap;
 
 use super::{Program, Run, Step};
+use crate::engine::rules::NO_CONSTS;
 
-/// How many sums a [`Layer`] adds up together. Measured on `benches/moons_step.rs`
+/// The most sums a [`Layer`] adds up together. Measured on `benches/moons_step.rs`
 /// (criterion, back to back, layers in the forward pass only): 41.7 µs per step
 /// without layers, 31.6 µs with layers of 8, 30.4 µs with layers of 16 (the moons
 /// network's hidden layers are 16 wide).
 pub(crate) const WIDTH: usize = 16;
 
-/// [`WIDTH`] sums computed together (see the [module docs](self)).
+/// The fewest sums that make a [`Layer`] (fewer are computed one by one, or four side
+/// by side).
+const MIN_WIDTH: usize = 2;
+
+/// `width` sums computed together (see the [module docs](self)): nodes
+/// `first..first + width`, with `2 <= width <= WIDTH`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Layer {
-    /// The first of the sums: nodes `first..first + WIDTH`.
+    /// The first of the sums.
     pub(crate) first: u32,
-    /// Where its weights start in a worker's panels (and in [`Program::gather`]): term
-    /// `t` of sum `j` is entry `panel + t * WIDTH + j`.
+    /// Where its weights start in a worker's panels: term `t` of sum `j` is entry
+    /// `panel + t * width + j`.
     pub(crate) panel: u32,
+    /// How many sums.
+    pub(crate) width: u32,
+}
+
+impl Layer {
+    /// Its nodes.
+    pub(crate) fn nodes(self) -> std::ops::Range<usize> {
+        self.first as usize..(self.first + self.width) as usize
+    }
 }
 
 impl Program {
-    /// Finds the layers among the inner nodes: [`WIDTH`] consecutive sums (all with
+    /// Finds the layers among the inner nodes: up to [`WIDTH`] consecutive sums (all with
     /// the same activation, or all without) at the same depth whose runs have the same lengths and
     /// the same second factors, and whose first factors are leaves. Plans their panels (one per set of weights: [`Program::gather`]). `depths[i]` is the depth of node `first + i`.
     pub(super) fn group_layers(&mut self, first: usize, depths: &[u32]) {
@@ -64,21 +80,23 @@ impl Program {
         let leaf_weights = |j: usize| runs(j).iter().all(|r| (r.x + r.len) as usize <= first);
         let mut panels: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut k = first;
-        while k + WIDTH <= self.steps.len() {
-            let layer = (k..k + WIDTH).all(|j| {
+        while k < self.steps.len() {
+            let joins = |j: usize| {
                 is_sum(self.steps[j])
                     && self.steps[j] == self.steps[k]
                     && depths[j - first] == depths[k - first]
                     && shares_inputs(j, k)
                     && leaf_weights(j)
-            });
-            if !layer {
+            };
+            let end = self.steps.len().min(k + WIDTH);
+            let width = (k..end).take_while(|&j| joins(j)).count();
+            if width < MIN_WIDTH {
                 k += 1;
                 continue;
             }
             // Term t of sum j: the first factor of its t-th term.
             let firsts = |j: usize| runs(j).iter().flat_map(|r| r.xs()).collect::<Vec<_>>();
-            let columns: Vec<Vec<usize>> = (k..k + WIDTH).map(firsts).collect();
+            let columns: Vec<Vec<usize>> = (k..k + width).map(firsts).collect();
             let gather: Vec<u32> = (0..columns[0].len())
                 .flat_map(|t| columns.iter().map(move |c| c[t] as u32))
                 .collect();
@@ -90,18 +108,40 @@ impl Program {
             self.layers.push(Layer {
                 first: k as u32,
                 panel,
+                width: width as u32,
             });
-            k += WIDTH;
+            k += width;
         }
     }
 }
 
-/// The [`WIDTH`] sums of a layer whose first sum has the terms `runs` (their second
-/// factors are the layer's inputs) and whose weights are `panel` (from its start):
-/// each sum left to right from 0.0, as [`dot`](super::forward) adds it.
-pub(super) fn layer_sums(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WIDTH] {
+/// The sums of a layer of `width` sums whose first sum has the terms `runs` (their
+/// second factors are the layer's inputs) and whose weights are `panel` (from its
+/// start), in the first `width` entries: each sum left to right from 0.0, as
+/// [`dot`](super::forward) adds it.
+#[inline]
+pub(super) fn layer_sums(data: &[f64], runs: &[Run], panel: &[f64], width: usize) -> [f64; WIDTH] {
+    if width == WIDTH {
+        // (The widths the compiler knows: the inner loop fully unrolled.)
+        return sums::<WIDTH>(data, runs, panel);
+    }
     let mut acc = [0.0; WIDTH];
-    let (rows, _) = panel.as_chunks::<WIDTH>();
+    let mut rows = panel.chunks_exact(width);
+    for run in runs {
+        for (x, w) in data[run.ys()].iter().zip(&mut rows) {
+            for (acc, w) in acc.iter_mut().zip(w) {
+                *acc += w * x;
+            }
+        }
+    }
+    acc
+}
+
+/// [`layer_sums`] of a layer of `N` sums.
+#[inline]
+fn sums<const N: usize>(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WIDTH] {
+    let mut acc = [0.0; WIDTH];
+    let (rows, _) = panel.as_chunks::<N>();
     let mut rows = rows.iter();
     for run in runs {
         for (x, w) in data[run.ys()].iter().zip(&mut rows) {
@@ -113,39 +153,73 @@ pub(super) fn layer_sums(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WID
     acc
 }
 
-/// The chain rule through a layer whose sums have the `[start, end]`s `args` into
-/// `runs`, given their gradients `g` (after their activation's local derivative): for
-/// each neuron whose gradient is not 0 (a ReLU that is on), last to first, each term
-/// `x * y` adds `y * g` to `x`'s gradient and `x * g` to `y`'s, as for any other `sum`.
+/// The chain rule through the layer `layer`, whose sums have the `[start, end]`s
+/// `args` into `runs` and the step `step`: for each neuron whose gradient (after its
+/// activation's local derivative) is not 0 (a ReLU that is on), last to first, as
+/// [`dot_backward`]. Returns whether every gradient it wrote is finite.
 pub(super) fn layer_backward(
-    data: &[f64],
-    grad: &mut [f64],
+    (data, grad): (&[f64], &mut [f64]),
+    layer: Layer,
     (args, runs): (&[[u32; 2]], &[Run]),
-    g: [f64; WIDTH],
-) {
-    // The last neuron first, as the tape's backward loop takes any other nodes.
-    for (&[a, b], &g) in args.iter().zip(&g).rev() {
-        if g == 0.0 {
-            continue;
-        }
-        for &run in &runs[a as usize..b as usize] {
-            if run.len == 1 {
-                // (A neuron's bias: no loop to set up for one term.)
-                grad[run.x as usize] += data[run.y as usize] * g;
-                grad[run.y as usize] += data[run.x as usize] * g;
-            } else {
-                add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
-                add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
-            }
+    step: Step,
+) -> bool {
+    let mut finite = true;
+    // The last neuron first, as the backward loop takes any other nodes.
+    for (k, &[a, b]) in layer.nodes().zip(&args[layer.nodes()]).rev() {
+        let g = match step {
+            Step::DotThen(op) => op.local_grads(0.0, 0.0, data[k], NO_CONSTS).0 * grad[k],
+            _ => grad[k],
+        };
+        if g != 0.0 {
+            finite &= dot_backward(data, grad, &runs[a as usize..b as usize], g);
         }
     }
+    finite
+}
+
+/// The chain rule through a `sum` with the terms `runs` and the gradient `g` (after
+/// its activation's local derivative): each term `x * y` adds `y * g` to `x`'s gradient
+/// and `x * g` to `y`'s (Python's `self.grad += other.data * out.grad`). Returns whether
+/// every gradient it wrote is finite.
+#[inline]
+pub(super) fn dot_backward(data: &[f64], grad: &mut [f64], runs: &[Run], g: f64) -> bool {
+    let mut finite = true;
+    for &run in runs {
+        if run.len == 1 {
+            // (A neuron's bias: no loops to set up for one term.)
+            let (x, y) = (run.x as usize, run.y as usize);
+            grad[x] += data[y] * g;
+            grad[y] += data[x] * g;
+            finite &= grad[x].is_finite() & grad[y].is_finite();
+        } else {
+            finite &= add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
+            finite &= add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
+        }
+    }
+    finite
 }
 
 /// `grad[i] += factor[i] * g` for every `i`: one half of the chain rule through a run
-/// of products.
+/// of products. Returns whether every sum it wrote is finite, checked on the way (so
+/// that a run need not look at every leaf's gradient afterwards): `sum * 0.0` is 0 for
+/// a finite sum and NaN for any other, added up in four independent lanes, which the
+/// compiler vectorises (a `bool` and-ed per element, or `is_finite`, it did not: 4
+/// instructions per element, measured with callgrind on the MNIST step).
 #[inline]
-pub(super) fn add_scaled(grad: &mut [f64], factor: &[f64], g: f64) {
-    for (gi, f) in grad.iter_mut().zip(factor) {
-        *gi += f * g;
+fn add_scaled(grad: &mut [f64], factor: &[f64], g: f64) -> bool {
+    const LANES: usize = 4;
+    let mut check = [0.0; LANES];
+    let (grads, grad_rest) = grad.as_chunks_mut::<LANES>();
+    let (factors, factor_rest) = factor.as_chunks::<LANES>();
+    for (gs, fs) in grads.iter_mut().zip(factors) {
+        for ((gi, f), c) in gs.iter_mut().zip(fs).zip(&mut check) {
+            *gi += f * g;
+            *c += *gi * 0.0;
+        }
     }
+    for (gi, f) in grad_rest.iter_mut().zip(factor_rest) {
+        *gi += f * g;
+        check[0] += *gi * 0.0;
+    }
+    check == [0.0; LANES]
 }

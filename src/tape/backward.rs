@@ -62,6 +62,8 @@ impl Tape {
             *g = leaf.grad();
         }
         let from_zero = self.buf.grad[..first].iter().all(|g| g.to_bits() == 0);
+        // (Any number may have been there: the pass looks at every leaf's.)
+        self.buf.grads_finite = false;
         self.run_backward(true)?;
         for (leaf, &g) in self.leaves.iter().zip(&self.buf.grad) {
             leaf.set_grad(g);

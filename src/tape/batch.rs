@@ -34,12 +34,12 @@ use crate::program::all_finite;
 #[derive(Clone, Debug)]
 pub struct Inputs {
     /// The leaves' node indices.
-    nodes: Vec<u32>,
+    pub(super) nodes: Vec<u32>,
     /// The [`Tape::id`] of the tape it was made for.
     tape: u64,
     /// Whether some of the leaves are weights of a layer (see `layer.rs`), whose copy
     /// must be refreshed when they are written.
-    feed_layers: bool,
+    pub(super) feed_layers: bool,
 }
 
 impl Inputs {
@@ -169,11 +169,7 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn set_inputs(&mut self, inputs: &Inputs, sample: &[f64]) -> Result<(), Error> {
-        if inputs.tape != self.id {
-            return Err(Error::InvalidInput(
-                "these Inputs were made by another tape (Tape::inputs)".to_owned(),
-            ));
-        }
+        self.check_inputs(inputs)?;
         if sample.len() != inputs.len() {
             return Err(Error::InputWidth {
                 expected: inputs.len(),
@@ -223,6 +219,7 @@ impl Tape {
             // The leaves' entries hold the last `backward`'s gradient: start the sums.
             let first = self.leaves.len();
             self.buf.grad[..first].fill(0.0);
+            self.buf.grads_finite = true;
             self.unflushed = true;
             self.alone_elsewhere = false;
         }
@@ -254,6 +251,16 @@ impl Tape {
         self.run_forward()
     }
 
+    /// An error unless `inputs` were made by this tape.
+    pub(super) fn check_inputs(&self, inputs: &Inputs) -> Result<(), Error> {
+        if inputs.tape != self.id {
+            return Err(Error::InvalidInput(
+                "these Inputs were made by another tape (Tape::inputs)".to_owned(),
+            ));
+        }
+        Ok(())
+    }
+
     /// Adds the gradients summed by [`accumulate`](Tape::accumulate) into the leaf
     /// `Value`s' grads (as [`backward`](Tape::backward) would have, run by run) and
     /// resets the sums to 0.
@@ -279,5 +286,6 @@ impl Tape {
             leaf.add_grad(*g);
             *g = 0.0;
         }
+        self.buf.grads_finite = true;
     }
 }

@@ -48,11 +48,13 @@ impl Tape {
         // entries of `grad` are put back: they may hold sums not yet flushed).
         self.run_forward()?;
         let first = self.leaves.len();
-        let sums = self.buf.grad[..first].to_vec();
+        let (sums, sums_finite) = (self.buf.grad[..first].to_vec(), self.buf.grads_finite);
         self.buf.grad[..first].fill(0.0);
+        self.buf.grads_finite = true;
         let ran = self.run_backward(false);
         let tape_grads = self.buf.grad.clone();
         self.buf.grad[..first].copy_from_slice(&sums);
+        self.buf.grads_finite = sums_finite;
         ran?;
 
         // The graph built again on the tape's leaf data, differentiated from zero.

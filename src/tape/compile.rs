@@ -80,6 +80,7 @@ impl Tape {
             alone_elsewhere: false,
             alone: Default::default(),
             unflushed: false,
+            workers: Default::default(),
         })
     }
 }

@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::fmt;
 
+use super::parallel::Workers;
 use crate::engine::address::AddressMap;
 use crate::engine::Value;
 use crate::error::Error;
@@ -50,6 +51,8 @@ pub struct Tape {
     /// Whether the leaves' entries of `grad` are sums of [`Tape::accumulate`] runs not
     /// yet handed to the `Value`s (rather than the gradient of the last `backward`).
     pub(super) unflushed: bool,
+    /// The workers of the batch methods (`parallel.rs`): none until the first batch.
+    pub(super) workers: Workers,
 }
 
 impl Tape {
@@ -117,6 +120,29 @@ impl Tape {
                 label: leaf.label(),
             }),
         }
+    }
+
+    /// The tape's gradients of its leaves, aligned with [`leaves`](Tape::leaves)
+    /// (`leaf_grads()[i]` belongs to `leaves()[i]`), as plain numbers: after
+    /// [`accumulate`](Tape::accumulate) or
+    /// [`accumulate_batch`](Tape::accumulate_batch), the sums since the last
+    /// [`flush_grads`](Tape::flush_grads); after [`backward`](Tape::backward), what it
+    /// set the leaves' grads to. For handing gradients on without going through the
+    /// `Value`s (to another thread, or into [`Value::add_grad`] of other handles).
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let (w, x) = (Value::new(3.0), Value::new(2.0));
+    /// let mut tape = Tape::compile(&(&w * &x))?;
+    /// tape.accumulate()?;
+    /// tape.accumulate()?;
+    /// let grads: Vec<(f64, f64)> = tape.leaves().iter().map(Value::data).zip(tape.leaf_grads().iter().copied()).collect();
+    /// assert!(grads.contains(&(3.0, 4.0)));   // w: d (w x) / dw = x = 2, twice
+    /// assert!(grads.contains(&(2.0, 6.0)));   // x: w = 3, twice
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn leaf_grads(&self) -> &[f64] {
+        &self.buf.grad[..self.leaves.len()]
     }
 
     /// The leaves of the graph (its inputs, parameters and constants), each once, in the

@@ -28,6 +28,7 @@
 //! | `backward.rs` | [`Tape::backward`]: run the program, hand the gradients back |
 //! | `check.rs` | [`Tape::check`]: the tape against the graph built again |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
+//! | `parallel.rs` | mini-batches on several threads: [`Tape::accumulate_batch`], its fixed order of sums |
 //!
 //! The instructions, their layout, the forward and backward loops and the layers are
 //! in [`program`](crate::program), which any thread may run.
@@ -62,9 +63,11 @@ mod check;
 mod compile;
 mod forward;
 mod layout;
+mod parallel;
 
 pub use batch::Inputs;
 pub use layout::Tape;
+pub use parallel::CHUNK;
 
 /// Runs the example of `docs/tape.md` as a doctest, so the guide stays correct.
 #[cfg(doctest)]

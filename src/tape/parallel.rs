@@ -1,0 +1,361 @@
+//! Mini-batches on several threads: the samples of a batch split across workers, each
+//! with its own buffers over the tape's one [`Program`], and their gradients added up in
+//! an order that does not depend on the number of threads.
+//!
+//! The batch is cut into chunks of [`CHUNK`] samples (the last may have fewer). Each
+//! worker takes a run of whole chunks, and for each chunk adds up its samples'
+//! gradients from 0, sample after sample, exactly as [`Tape::accumulate`] would. Then
+//! the chunks' sums are added into the tape's sums one chunk after the other, in chunk
+//! order:
+//!
+//! ```text
+//! sums += chunk 0;  sums += chunk 1;  sums += chunk 2; ...
+//! chunk c = ((0 + g(sample c·CHUNK)) + g(sample c·CHUNK + 1)) + ...
+//! ```
+//!
+//! Which thread computed which chunk changes no addition, so the gradients are the same
+//! bit for bit for 1, 2 or 16 threads, and without the `parallel` feature (which runs
+//! every chunk on the calling thread). They are those of a single-thread program that
+//! runs [`accumulate`](Tape::accumulate) over each chunk and
+//! [`flush_grads`](Tape::flush_grads) after each (into grads that start at 0); they
+//! are not always those of one `accumulate` over the whole batch, which adds the
+//! samples in another grouping (float addition is not associative).
+
+use super::{Inputs, Tape};
+use crate::error::{Error, Pass};
+use crate::program::{all_finite, Buffers, Program};
+
+/// How many samples a chunk of [`Tape::accumulate_batch`] has: the unit of work of a
+/// thread, and of the fixed order in which gradients are added up (see
+/// `docs/tape.md`, "Threads"). A batch of 32 is four chunks, so up to four threads
+/// share it.
+pub const CHUNK: usize = 8;
+
+/// The leaves' gradients are added up in blocks of this many leaves, each block on one
+/// thread (the order of the additions within a leaf does not depend on it).
+const REDUCE_BLOCK: usize = 4096;
+
+/// The workers of a tape's batch methods: their buffers, kept between batches, and
+/// the threads.
+#[derive(Default)]
+pub(super) struct Workers {
+    /// One set of buffers per worker.
+    buffers: Vec<Buffers>,
+    /// The chunks' gradient sums, chunk after chunk, one entry per leaf each.
+    sums: Vec<f64>,
+    /// The threads (started by the first batch that asks for more than one, and again
+    /// when the count asked for changes).
+    #[cfg(feature = "parallel")]
+    pool: Option<rayon::ThreadPool>,
+}
+
+/// One worker's share of a batch: a run of whole chunks.
+struct Share<'a, S> {
+    /// Its buffers.
+    buf: &'a mut Buffers,
+    /// The index of its first sample in the batch.
+    first: usize,
+    /// Its samples.
+    samples: &'a [S],
+    /// What it records of each sample (`width` numbers each).
+    results: &'a mut [f64],
+    /// Its chunks' gradient sums (empty for a forward-only batch).
+    sums: &'a mut [f64],
+}
+
+/// What every worker reads: the program, the leaves' data before the batch, which
+/// leaves a sample fills, and what to run.
+struct Job<'a> {
+    program: &'a Program,
+    leaf_data: &'a [f64],
+    inputs: &'a Inputs,
+    backward: bool,
+}
+
+impl Tape {
+    /// Runs forward and backward for every sample of a batch, on up to `threads`
+    /// threads, adding the gradients into the tape's sums as
+    /// [`accumulate`](Tape::accumulate) does (hand them to the `Value`s with
+    /// [`flush_grads`](Tape::flush_grads), or read them with
+    /// [`leaf_grads`](Tape::leaf_grads)). Returns each sample's loss (the root's
+    /// value), in sample order.
+    ///
+    /// Each sample's numbers fill the leaves `inputs` names, as
+    /// [`set_inputs`](Tape::set_inputs) would; every other leaf holds the tape's data
+    /// (its `Value`'s data, or what `set_inputs` wrote into the tape before the call).
+    /// The samples are cut into chunks of [`CHUNK`]; each thread takes whole chunks,
+    /// with its own buffers over the tape's one [`Program`]; the chunks' gradients are
+    /// added up in chunk order, so the result is the same bit for bit for any `threads`
+    /// (see `docs/tape.md`, "Threads"). Without the
+    /// `parallel` feature every chunk runs on the calling thread, with the same result.
+    /// The tape's own [`value`](Tape::value) and [`outputs`](Tape::outputs) are not
+    /// changed.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] if `threads` is 0, if `inputs` was made by another tape,
+    /// or if the threads cannot be started; [`Error::InputWidth`] if a sample does not
+    /// have one number per input leaf (nothing runs). [`Error::NonFinite`] as
+    /// [`accumulate`](Tape::accumulate) reports it, for the sample of lowest index
+    /// that met a NaN or infinity, whichever thread ran it; then no gradient of the
+    /// batch is added (the tape's sums are as before the call), unless only the sum of
+    /// the chunks overflowed, which sets the sums since the last flush to 0 as
+    /// `accumulate` does. No leaf `Value` is touched.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let (w, x) = (Value::new(3.0), Value::new(0.0));
+    /// let mut tape = Tape::compile(&(&w * &x).powi(2))?;
+    /// let input = tape.inputs(&[x.clone()])?;
+    /// let samples = [[1.0], [2.0], [-1.0]];
+    /// let losses = tape.accumulate_batch(&input, &samples, 2)?;
+    /// assert_eq!(losses, [9.0, 36.0, 9.0]);           // (w x)^2
+    /// tape.flush_grads();
+    /// assert_eq!(w.grad(), 6.0 + 24.0 + 6.0);         // d/dw (w x)^2 = 2 w x^2
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn accumulate_batch<S: AsRef<[f64]> + Sync>(
+        &mut self,
+        inputs: &Inputs,
+        samples: &[S],
+        threads: usize,
+    ) -> Result<Vec<f64>, Error> {
+        self.run_batch(inputs, samples, threads, true)
+    }
+
+    /// Runs the forward pass alone for every sample of a batch, on up to `threads`
+    /// threads (as [`evaluate`](Tape::evaluate) per sample): for evaluating a model on
+    /// many samples. Returns each sample's [`outputs`](Tape::outputs) (the values named
+    /// at [`compile_with_outputs`](Tape::compile_with_outputs)), in sample order. The
+    /// samples fill the leaves as in [`accumulate_batch`](Tape::accumulate_batch).
+    ///
+    /// # Errors
+    ///
+    /// As [`accumulate_batch`](Tape::accumulate_batch), with the errors of the forward
+    /// pass only.
+    ///
+    /// ```
+    /// use micrograd::{tape::Tape, Value};
+    /// let (w, x) = (Value::new(3.0), Value::new(0.0));
+    /// let score = &w * &x;
+    /// let mut tape = Tape::compile_with_outputs(&score.relu(), &[score.clone()])?;
+    /// let input = tape.inputs(&[x.clone()])?;
+    /// let scores = tape.evaluate_batch(&input, &[[1.0], [-2.0]], 2)?;
+    /// assert_eq!(scores, [[3.0], [-6.0]]);
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn evaluate_batch<S: AsRef<[f64]> + Sync>(
+        &mut self,
+        inputs: &Inputs,
+        samples: &[S],
+        threads: usize,
+    ) -> Result<Vec<Vec<f64>>, Error> {
+        let width = self.program.outputs.len();
+        let outputs = self.run_batch(inputs, samples, threads, false)?;
+        Ok(match width {
+            0 => vec![Vec::new(); samples.len()],
+            _ => outputs.chunks(width).map(<[f64]>::to_vec).collect(),
+        })
+    }
+
+    /// The batch methods: each sample's loss (with `backward`, which sums the
+    /// gradients) or outputs (without), one after the other.
+    fn run_batch<S: AsRef<[f64]> + Sync>(
+        &mut self,
+        inputs: &Inputs,
+        samples: &[S],
+        threads: usize,
+        backward: bool,
+    ) -> Result<Vec<f64>, Error> {
+        if threads == 0 {
+            return Err(Error::InvalidInput(
+                "threads = 0: a batch needs at least 1 thread".to_owned(),
+            ));
+        }
+        self.check_inputs(inputs)?;
+        if let Some(bad) = samples.iter().find(|s| s.as_ref().len() != inputs.len()) {
+            return Err(Error::InputWidth {
+                expected: inputs.len(),
+                got: bad.as_ref().len(),
+            });
+        }
+        self.read_written_leaves();
+        let leaves = self.leaves.len();
+        let width = if backward {
+            1
+        } else {
+            self.program.outputs.len()
+        };
+        let chunks = samples.len().div_ceil(CHUNK);
+        let workers = threads.min(chunks).max(1);
+        let mut results = vec![0.0; samples.len() * width];
+        let w = &mut self.workers;
+        while w.buffers.len() < workers {
+            let data = self.buf.data.clone();
+            w.buffers.push(Buffers::new(&self.program, data, true));
+        }
+        w.sums
+            .resize(if backward { chunks * leaves } else { 0 }, 0.0);
+        #[cfg(feature = "parallel")]
+        let pool = match workers {
+            1 => None,
+            _ => Some(pool(&mut w.pool, threads)?),
+        };
+
+        // Worker `i` takes chunks `i * chunks / workers ..`: contiguous, whole chunks.
+        let mut shares = Vec::with_capacity(workers);
+        let (mut buffers, mut rest, mut sums) =
+            (&mut w.buffers[..], &mut results[..], &mut w.sums[..]);
+        for i in 0..workers {
+            let [c0, c1] = [i, i + 1].map(|i| i * chunks / workers);
+            let [s0, s1] = [c0, c1].map(|c| (c * CHUNK).min(samples.len()));
+            let (buf, b) = buffers
+                .split_first_mut()
+                .expect("one set of buffers per worker");
+            let (results, r) = rest.split_at_mut((s1 - s0) * width);
+            let (share_sums, s) = sums.split_at_mut(if backward { (c1 - c0) * leaves } else { 0 });
+            (buffers, rest, sums) = (b, r, s);
+            shares.push(Share {
+                buf,
+                first: s0,
+                samples: &samples[s0..s1],
+                results,
+                sums: share_sums,
+            });
+        }
+        let job = Job {
+            program: &self.program,
+            leaf_data: &self.buf.data[..leaves],
+            inputs,
+            backward,
+        };
+        let run = |share| job.run(share);
+        #[cfg(feature = "parallel")]
+        let failed: Vec<Result<(), (usize, Error)>> = match pool {
+            Some(pool) => {
+                use rayon::prelude::*;
+                pool.install(|| shares.into_par_iter().map(run).collect())
+            }
+            None => shares.into_iter().map(run).collect(),
+        };
+        #[cfg(not(feature = "parallel"))]
+        let failed: Vec<Result<(), (usize, Error)>> = shares.into_iter().map(run).collect();
+        // Each worker stops at its first error, the one of its lowest sample: the first
+        // worker's error is the batch's lowest, whoever ran what.
+        if let Some(Err((_, error))) = failed.into_iter().find(Result::is_err) {
+            return Err(error);
+        }
+        if backward {
+            self.add_chunk_sums(workers > 1)?;
+        }
+        Ok(results)
+    }
+
+    /// Adds the chunks' gradient sums into the tape's sums, chunk after chunk (on the
+    /// pool's threads if `parallel`, a block of leaves each).
+    fn add_chunk_sums(&mut self, parallel: bool) -> Result<(), Error> {
+        let leaves = self.leaves.len();
+        let grad = &mut self.buf.grad[..leaves];
+        if !self.unflushed {
+            // The leaves' entries hold the last `backward`'s gradient: start the sums.
+            grad.fill(0.0);
+            self.unflushed = true;
+            self.alone_elsewhere = false;
+        }
+        let sums = &self.workers.sums;
+        let add = |(block, grad): (usize, &mut [f64])| {
+            for chunk in sums.chunks(leaves) {
+                let chunk = &chunk[block * REDUCE_BLOCK..][..grad.len()];
+                for (g, s) in grad.iter_mut().zip(chunk) {
+                    *g += s;
+                }
+            }
+        };
+        #[cfg(feature = "parallel")]
+        match &self.workers.pool {
+            Some(pool) if parallel => {
+                use rayon::prelude::*;
+                pool.install(|| grad.par_chunks_mut(REDUCE_BLOCK).enumerate().for_each(add));
+            }
+            _ => grad.chunks_mut(REDUCE_BLOCK).enumerate().for_each(add),
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            let _ = parallel;
+            grad.chunks_mut(REDUCE_BLOCK).enumerate().for_each(add);
+        }
+        if all_finite(grad) {
+            return Ok(());
+        }
+        // Each chunk's sums were finite, their total is not: name the leaf, as
+        // `accumulate` does when its sum over the runs overflows.
+        let hidden = &self.program.hidden;
+        let bad = (0..leaves).find(|&i| !grad[i].is_finite() && !hidden[i]);
+        let Some(leaf) = bad else {
+            return Ok(());
+        };
+        let value = grad[leaf];
+        grad.fill(0.0);
+        Err(Error::NonFinite {
+            pass: Pass::Backward,
+            op: "",
+            label: self.program.label_of(leaf),
+            value,
+        })
+    }
+}
+
+impl Job<'_> {
+    /// Runs one worker's share: for each chunk, its samples one after the other, their
+    /// gradients added up from 0. Stops at the first sample that fails, and returns its
+    /// index in the batch with the error.
+    fn run<S: AsRef<[f64]>>(&self, share: Share<'_, S>) -> Result<(), (usize, Error)> {
+        let Share {
+            buf,
+            first,
+            samples,
+            results,
+            sums,
+        } = share;
+        let (program, leaves) = (self.program, self.leaf_data.len());
+        buf.data[..leaves].copy_from_slice(self.leaf_data);
+        buf.leaves_finite = all_finite(self.leaf_data);
+        buf.panels_stale = true;
+        let width = results.len() / samples.len().max(1);
+        for (c, chunk) in samples.chunks(CHUNK).enumerate() {
+            buf.grad[..leaves].fill(0.0);
+            for (i, sample) in chunk.iter().enumerate() {
+                let s = c * CHUNK + i;
+                let failed = |e| (first + s, e);
+                let (nodes, feeds_layers) = (&self.inputs.nodes, self.inputs.feed_layers);
+                buf.set_leaves(leaves, nodes, sample.as_ref(), feeds_layers);
+                let value = program.forward(buf).map_err(failed)?;
+                let result = &mut results[s * width..(s + 1) * width];
+                if self.backward {
+                    program.backward(buf, || None).map_err(failed)?;
+                    result[0] = value;
+                } else {
+                    for (r, &k) in result.iter_mut().zip(&program.outputs) {
+                        *r = buf.data[k as usize];
+                    }
+                }
+            }
+            if self.backward {
+                sums[c * leaves..(c + 1) * leaves].copy_from_slice(&buf.grad[..leaves]);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The pool of `threads` threads, started if there is none of that size yet.
+#[cfg(feature = "parallel")]
+fn pool(pool: &mut Option<rayon::ThreadPool>, threads: usize) -> Result<&rayon::ThreadPool, Error> {
+    if pool.as_ref().map(rayon::ThreadPool::current_num_threads) != Some(threads) {
+        let started = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+        *pool = Some(started.map_err(|e| {
+            Error::InvalidInput(format!("cannot start {threads} threads for the batch: {e}"))
+        })?);
+    }
+    Ok(pool.as_ref().expect("the pool was just started"))
+}

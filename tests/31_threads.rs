@@ -1,0 +1,199 @@
+//! Lesson 31: one compiled program, many threads. A tape's instructions (its
+//! `Program`) hold no `Value`, so threads can share them; `accumulate_batch` splits a
+//! batch's samples across threads, each with its own buffers, and adds their gradients
+//! up in a fixed order (chunks of `CHUNK` samples, chunk after chunk), so the result is
+//! the same bit for bit on 1, 2 or 16 threads. A model's state goes across as plain
+//! numbers: `params`, `set_params`, `leaf_grads`, `add_grad`.
+//!
+//! Python micrograd has no threads; the loop these tests mirror is still
+//! `for x, y in batch: loss = ...; loss.backward()` (gradients add up in `p.grad`).
+
+use micrograd::prelude::*;
+use micrograd::program::Program;
+use micrograd::tape::{Inputs, Tape, CHUNK};
+use rand::{rngs::StdRng, RngExt, SeedableRng};
+
+/// An MLP(4, [16, 16, 1]) (its hidden layers are the tape's 16-wide layers), its
+/// squared error on one sample compiled, and the leaves a sample fills: 4 features,
+/// then the target.
+fn squared_error_tape(seed: u64) -> (MLP, Tape, Inputs) {
+    let model = MLP::new(4, &[16, 16, 1], &mut StdRng::seed_from_u64(seed));
+    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
+    let out = &model.forward(&x[..4]).unwrap()[0];
+    let tape = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
+    let inputs = tape.inputs(&x).unwrap();
+    (model, tape, inputs)
+}
+
+/// `n` samples of numbers of very different sizes, so that adding the same gradients
+/// in another order changes bits.
+fn samples(n: usize) -> Vec<[f64; 5]> {
+    let mut rng = StdRng::seed_from_u64(7);
+    (0..n)
+        .map(|_| {
+            std::array::from_fn(|_| {
+                rng.random_range(-1.0..1.0) * 10f64.powi(rng.random_range(-3..4))
+            })
+        })
+        .collect()
+}
+
+/// The bits of a tape's leaf gradients and of the losses of a batch run on `threads`.
+fn batch_bits(threads: usize) -> (Vec<u64>, Vec<u64>) {
+    let (_, mut tape, inputs) = squared_error_tape(1);
+    // 37 samples: four full chunks and a short one.
+    let losses = tape
+        .accumulate_batch(&inputs, &samples(37), threads)
+        .unwrap();
+    let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    (bits(tape.leaf_grads()), bits(&losses))
+}
+
+#[test]
+fn a_batch_gives_the_same_gradients_bit_for_bit_on_1_2_and_16_threads() {
+    let one = batch_bits(1);
+    assert_eq!(batch_bits(2), one);
+    assert_eq!(batch_bits(16), one);
+}
+
+// for chunk in batch: for x, y in chunk: loss(x, y).backward()   (sums flushed per chunk)
+#[test]
+fn a_batch_on_threads_is_accumulate_over_each_chunk_then_flush_on_one_thread() {
+    let data = samples(37);
+    let (model, mut tape, inputs) = squared_error_tape(1);
+    let mut losses = Vec::new();
+    for chunk in data.chunks(CHUNK) {
+        for sample in chunk {
+            tape.set_inputs(&inputs, sample).unwrap();
+            losses.push(tape.accumulate().unwrap());
+        }
+        tape.flush_grads();
+    }
+    let by_chunks: Vec<f64> = model.parameters().iter().map(Value::grad).collect();
+
+    let (model, mut tape, inputs) = squared_error_tape(1);
+    assert_eq!(tape.accumulate_batch(&inputs, &data, 2).unwrap(), losses);
+    tape.flush_grads();
+    let threads: Vec<f64> = model.parameters().iter().map(Value::grad).collect();
+    assert_eq!(threads, by_chunks);
+}
+
+#[test]
+fn evaluating_a_batch_on_threads_gives_each_samples_outputs() {
+    let x = [Value::new(0.0), Value::new(0.0)];
+    let score = (&x[0] * 3.0 + &x[1]).tanh();
+    let outputs = std::slice::from_ref(&score);
+    let mut tape = Tape::compile_with_outputs(&(&score * 2.0), outputs).unwrap();
+    let inputs = tape.inputs(&x).unwrap();
+    let data = [[0.5, 1.0], [-1.0, 0.25], [0.0, 0.0]];
+    let scores = tape.evaluate_batch(&inputs, &data, 2).unwrap();
+    let expected: Vec<Vec<f64>> = data
+        .iter()
+        .map(|[a, b]| vec![(a * 3.0 + b).tanh()])
+        .collect();
+    assert_eq!(scores, expected);
+}
+
+#[test]
+fn the_error_of_a_batch_is_that_of_its_lowest_failing_sample_on_any_threads() {
+    let (x, y) = (Value::new(1.0), Value::new(1.0));
+    let loss = x.ln().with_label("log x") + y.ln().with_label("log y");
+    let mut tape = Tape::compile(&loss).unwrap();
+    let inputs = tape.inputs(&[x, y]).unwrap();
+    // Sample 5 fails at `log y`, sample 30 (in the last chunk) at `log x`.
+    let mut data = vec![[1.0, 2.0]; 32];
+    data[5] = [1.0, -1.0];
+    data[30] = [-1.0, 1.0];
+    for threads in [1, 2, 16] {
+        let err = tape.accumulate_batch(&inputs, &data, threads).unwrap_err();
+        assert!(
+            err.to_string().contains("log y"),
+            "{threads} threads: {err}"
+        );
+    }
+    // Nothing of the failed batch was added.
+    assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
+}
+
+#[test]
+fn zero_threads_or_a_sample_of_the_wrong_width_is_an_error() {
+    let (_, mut tape, inputs) = squared_error_tape(1);
+    assert!(tape.accumulate_batch(&inputs, &samples(3), 0).is_err());
+    let short = [vec![1.0; 5], vec![1.0; 4]];
+    let err = tape.accumulate_batch(&inputs, &short, 2).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::InputWidth {
+                expected: 5,
+                got: 4
+            }
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_program_is_send_and_sync_so_threads_share_it() {
+    fn shared_by_threads<T: Send + Sync>(_: &T) {}
+    let x = Value::new(2.0);
+    let tape = Tape::compile(&(&x * &x)).unwrap();
+    let program: &Program = tape.program();
+    shared_by_threads(program);
+    let counts = std::thread::scope(|s| {
+        let a = s.spawn(|| program.node_count());
+        let b = s.spawn(|| program.leaf_count());
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert_eq!(counts, (2, 1));
+}
+
+// params = [p.data for p in model.parameters()]
+#[test]
+fn params_out_and_back_in_is_the_same_model() {
+    let (model, ..) = squared_error_tape(1);
+    let (other, ..) = squared_error_tape(2);
+    assert_ne!(other.params(), model.params());
+    other.set_params(&model.params()).unwrap();
+    assert_eq!(other.params(), model.params());
+    let x = [0.5, -1.0, 2.0, 0.25].map(Value::new);
+    let out = |m: &MLP| m.forward(&x).unwrap()[0].data();
+    assert_eq!(out(&other), out(&model));
+}
+
+#[test]
+fn set_params_of_the_wrong_length_is_an_error_naming_both_lengths() {
+    let (model, ..) = squared_error_tape(1);
+    let before = model.params();
+    let err = model.set_params(&before[1..]).unwrap_err();
+    let (expected, got) = (before.len(), before.len() - 1);
+    assert!(
+        err.to_string().contains(&format!("expected {expected}")),
+        "{err}"
+    );
+    assert!(err.to_string().contains(&format!("got {got}")), "{err}");
+    assert_eq!(model.params(), before, "nothing is set");
+}
+
+// p.grad += g   (a gradient computed elsewhere, then the optimiser's step)
+#[test]
+fn add_grad_hands_a_gradient_from_elsewhere_to_the_optimiser() {
+    let w = Value::new(1.0);
+    (&w * 2.0).backward();
+    w.add_grad(0.5);
+    assert_eq!(w.grad(), 2.5);
+    let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+    opt.step().unwrap();
+    assert_eq!(w.data(), 1.0 - 0.1 * 2.5);
+}
+
+#[test]
+fn leaf_grads_are_the_sums_flush_grads_hands_to_the_leaves() {
+    let (_, mut tape, inputs) = squared_error_tape(1);
+    tape.accumulate_batch(&inputs, &samples(10), 2).unwrap();
+    let sums = tape.leaf_grads().to_vec();
+    let leaves = tape.leaves().to_vec();
+    leaves.iter().for_each(Value::zero_grad);
+    tape.flush_grads();
+    assert_eq!(leaves.iter().map(Value::grad).collect::<Vec<_>>(), sums);
+}
