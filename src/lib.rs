@@ -106,7 +106,7 @@
 //!
 //! ## Features
 //!
-//! `flate2` and `rand_mt` are on by default; without them (`default-features = false`)
+//! `flate2`, `rand_mt` and `parallel` are on by default; without them (`default-features = false`)
 //! the crate needs only `rand` (with no features of its own) and `thiserror`.
 //!
 //! | feature | what it adds |
@@ -115,6 +115,7 @@
 //! | `serde` (off by default) | `Serialize`/`Deserialize` for the saved forms of models and optimisers |
 //! | `flate2` | reading gzip-compressed data files (`.csv.gz`, MNIST's `.gz`); without it such a file is an [`Error::Parse`] that says so |
 //! | `rand_mt` | `random::PythonRandom`: CPython's generator, for Python micrograd's exact weights |
+//! | `parallel` | [`Tape::accumulate_batch`](tape::Tape::accumulate_batch) and [`Tape::evaluate_batch`](tape::Tape::evaluate_batch) run a batch's samples on several threads (`rayon`); without it on the calling thread, with the same numbers bit for bit |
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

@@ -53,8 +53,6 @@ pub(super) struct Workers {
 struct Share<'a, S> {
     /// Its buffers.
     buf: &'a mut Buffers,
-    /// The index of its first sample in the batch.
-    first: usize,
     /// Its samples.
     samples: &'a [S],
     /// What it records of each sample (`width` numbers each).
@@ -217,7 +215,6 @@ impl Tape {
             (buffers, rest, sums) = (b, r, s);
             shares.push(Share {
                 buf,
-                first: s0,
                 samples: &samples[s0..s1],
                 results,
                 sums: share_sums,
@@ -231,7 +228,7 @@ impl Tape {
         };
         let run = |share| job.run(share);
         #[cfg(feature = "parallel")]
-        let failed: Vec<Result<(), (usize, Error)>> = match pool {
+        let failed: Vec<Result<(), Error>> = match pool {
             Some(pool) => {
                 use rayon::prelude::*;
                 pool.install(|| shares.into_par_iter().map(run).collect())
@@ -239,12 +236,11 @@ impl Tape {
             None => shares.into_iter().map(run).collect(),
         };
         #[cfg(not(feature = "parallel"))]
-        let failed: Vec<Result<(), (usize, Error)>> = shares.into_iter().map(run).collect();
-        // Each worker stops at its first error, the one of its lowest sample: the first
-        // worker's error is the batch's lowest, whoever ran what.
-        if let Some(Err((_, error))) = failed.into_iter().find(Result::is_err) {
-            return Err(error);
-        }
+        let failed: Vec<Result<(), Error>> = shares.into_iter().map(run).collect();
+        // Each worker stops at its first error, that of its lowest failing sample, and
+        // the workers' samples follow each other: the first error in worker order is
+        // that of the batch's lowest failing sample, whoever ran what.
+        failed.into_iter().collect::<Result<(), Error>>()?;
         if backward {
             self.add_chunk_sums(workers > 1)?;
         }
@@ -307,12 +303,10 @@ impl Tape {
 
 impl Job<'_> {
     /// Runs one worker's share: for each chunk, its samples one after the other, their
-    /// gradients added up from 0. Stops at the first sample that fails, and returns its
-    /// index in the batch with the error.
-    fn run<S: AsRef<[f64]>>(&self, share: Share<'_, S>) -> Result<(), (usize, Error)> {
+    /// gradients added up from 0. Stops at the first sample that fails, with its error.
+    fn run<S: AsRef<[f64]>>(&self, share: Share<'_, S>) -> Result<(), Error> {
         let Share {
             buf,
-            first,
             samples,
             results,
             sums,
@@ -326,13 +320,12 @@ impl Job<'_> {
             buf.grad[..leaves].fill(0.0);
             for (i, sample) in chunk.iter().enumerate() {
                 let s = c * CHUNK + i;
-                let failed = |e| (first + s, e);
                 let (nodes, feeds_layers) = (&self.inputs.nodes, self.inputs.feed_layers);
                 buf.set_leaves(leaves, nodes, sample.as_ref(), feeds_layers);
-                let value = program.forward(buf).map_err(failed)?;
+                let value = program.forward(buf)?;
                 let result = &mut results[s * width..(s + 1) * width];
                 if self.backward {
-                    program.backward(buf, || None).map_err(failed)?;
+                    program.backward(buf, || None)?;
                     result[0] = value;
                 } else {
                     for (r, &k) in result.iter_mut().zip(&program.outputs) {
