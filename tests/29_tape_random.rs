@@ -6,7 +6,8 @@
 //! (`f64::to_bits`), and wherever the graph reports a NaN or infinity the tape reports
 //! the same pass, op and label.
 //!
-//! (Custom ops, `Value::custom`, are among the ops.) The generator is a few lines of xorshift with fixed seeds, so a failure is a seed
+//! (Custom ops, `Value::custom`, and neurons as one node, `Value::neuron`, are among the
+//! ops; half of the graphs take inputs that need no gradient, `Value::no_grad`.) The generator is a few lines of xorshift with fixed seeds, so a failure is a seed
 //! to replay. `MICROGRAD_RANDOM_GRAPHS=2000 cargo test --release --test 29_tape_random`
 //! runs a larger search (the default keeps `cargo test` fast).
 //!
@@ -398,7 +399,13 @@ fn graph_backward(
 fn tape_equals_graph(seed: u64, rounds: usize) {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let (recipe, n_inputs, n_params) = random_graph(&mut rng);
-    let inputs: Vec<Value> = (0..n_inputs).map(|_| Value::new(rng.data())).collect();
+    // Half of the graphs take inputs that need no gradient, as `forward_f64` makes them.
+    let frozen = rng.chance(0.5);
+    let input = |x: f64| match frozen {
+        true => Value::new(x).no_grad(),
+        false => Value::new(x),
+    };
+    let inputs: Vec<Value> = (0..n_inputs).map(|_| input(rng.data())).collect();
     let params: Vec<Value> = (0..n_params).map(|_| Value::new(rng.data())).collect();
     let leaves: Vec<Value> = inputs.iter().chain(&params).cloned().collect();
     let n = leaves.len();
@@ -422,7 +429,7 @@ fn tape_equals_graph(seed: u64, rounds: usize) {
             tape.set_inputs(&feed, &xs).unwrap();
             let tape_result = outcome(tape.accumulate());
             let evaluated = outcome(tape.evaluate()).map(f64::to_bits);
-            let fed: Vec<Value> = xs.iter().map(|&x| Value::new(x)).collect();
+            let fed: Vec<Value> = xs.iter().map(|&x| input(x)).collect();
             let value = recipe
                 .build(&fed, &params)
                 .pop()

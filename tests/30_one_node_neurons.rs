@@ -137,3 +137,73 @@ fn a_chain_of_a_million_neurons_needs_no_deep_stack() {
         .join()
         .unwrap();
 }
+
+// PyTorch: x = torch.tensor(3.0)  (requires_grad=False by default); y = w * x; y.backward()
+#[test]
+fn a_leaf_that_needs_no_gradient_keeps_grad_zero() {
+    let x = [Value::new(3.0).no_grad()];
+    let w = [Value::new(2.0)];
+    let y = Value::neuron(&Value::new(0.0), &w, &x, Activation::Relu).unwrap();
+    y.backward();
+    assert_eq!((w[0].grad(), x[0].grad()), (3.0, 0.0));
+    assert!(!x[0].requires_grad() && w[0].requires_grad() && y.requires_grad());
+}
+
+// y = w * (x * 2.0): Python computes the gradient of x * 2.0 and of its 2.0; with x
+// needing none, nothing here does
+#[test]
+fn the_rule_of_a_value_computed_from_no_grad_values_alone_is_skipped() {
+    let x = Value::new(3.0).no_grad();
+    let doubled = &x * 2.0;
+    let w = Value::new(5.0);
+    let y = &w * &doubled;
+    y.backward();
+    assert!(!doubled.requires_grad());
+    assert_eq!((w.grad(), doubled.grad()), (6.0, 0.0));
+    assert_eq!(
+        doubled.parents()[1].grad(),
+        0.0,
+        "the 2.0's rule did not run"
+    );
+}
+
+// total_loss.backward()   -- the parameters' gradients do not depend on the inputs' flag
+#[test]
+fn inputs_without_gradients_leave_every_other_gradient_bit_for_bit() {
+    for seed in 1..50u64 {
+        let build = |frozen: bool| {
+            let mut rng = Rng(seed);
+            let inputs: Vec<Value> = rng
+                .values(3)
+                .into_iter()
+                .map(|x| match frozen {
+                    true => x.no_grad(),
+                    false => x,
+                })
+                .collect();
+            let mut params = Vec::new();
+            network(&mut rng, &inputs, &mut params, one_node).backward();
+            let grads: Vec<u64> = params.iter().map(|p| p.grad().to_bits()).collect();
+            (grads, inputs.iter().map(Value::grad).collect::<Vec<_>>())
+        };
+        let ((with, _), (without, input_grads)) = (build(false), build(true));
+        assert_eq!(with, without, "seed {seed}");
+        assert!(input_grads.iter().all(|&g| g == 0.0));
+    }
+}
+
+// model(list(map(Value, xrow)))   -- the inputs forward_f64 makes need no gradient
+#[test]
+fn forward_f64_makes_inputs_that_need_no_gradient() {
+    let model = MLP::new(2, &[4, 1], &mut PythonRandom::seed(1337));
+    let y = model.forward_f64(&[1.0, -1.0]).unwrap().remove(0);
+    let first_neuron = &y.parents()[2];
+    let input = &first_neuron.parents()[2];
+    assert_eq!((input.data(), input.requires_grad()), (1.0, false));
+}
+
+#[test]
+#[should_panic(expected = "only a leaf")]
+fn only_a_leaf_can_be_marked_as_needing_no_gradient() {
+    let _ = Value::new(1.0).relu().no_grad();
+}

@@ -134,7 +134,8 @@ impl Value {
         while let Some(value) = stack.pop() {
             let node = value.node();
             if error.is_none() {
-                if let Some(rule) = &node.backward {
+                // (A node that needs no gradient has nothing to pass on.)
+                if let (Some(rule), true) = (&node.backward, node.requires_grad) {
                     rule(&node);
                 }
                 if check {
@@ -175,7 +176,7 @@ impl Value {
     /// ```
     pub fn backward_step(&self) {
         let node = self.node();
-        if let Some(rule) = &node.backward {
+        if let (Some(rule), true) = (&node.backward, node.requires_grad) {
             rule(&node);
         }
     }

@@ -121,6 +121,7 @@ impl Value {
         };
         let inputs: Vec<f64> = parents.iter().map(|p| p.data()).collect();
         let data = custom.forward(&inputs);
+        let requires_grad = parents.iter().any(|p| p.node().passes_grad());
         let parents = match parents {
             [] => panic!(
                 "Value::custom(\"{op}\", ..) has no parents: an op of nothing is a constant; \
@@ -137,6 +138,7 @@ impl Value {
             op: Op::Custom,
             pending: 0,
             hidden: false,
+            requires_grad,
             backward: Some(Box::new(custom_rule)),
             extra: Some(Box::new(Extra {
                 custom: Some(custom),

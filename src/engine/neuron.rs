@@ -76,9 +76,14 @@ impl Value {
         parents.push(bias.clone());
         // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
         // for every b but -0.0 with no products, where both engines here give 0.0).
-        let mut sum = 0.0 + bias.data();
+        let (mut sum, mut wants) = {
+            let b = bias.node();
+            (0.0 + b.data, b.passes_grad())
+        };
         for (w, x) in weights.iter().zip(inputs) {
-            sum += w.data() * x.data();
+            let (w_node, x_node) = (w.node(), x.node());
+            sum += w_node.data * x_node.data;
+            wants |= w_node.passes_grad() || x_node.passes_grad();
             parents.push(w.clone());
             parents.push(x.clone());
         }
@@ -90,7 +95,8 @@ impl Value {
         }
         let data = act.op().map_or(sum, |op| op.forward(sum, 0.0, NO_CONSTS));
         let parents = Parents::Many(parents.into_boxed_slice());
-        let out = Value::from_op(data, Op::Neuron(act), parents, NO_CONSTS, Box::new(rule));
+        let op = Op::Neuron(act);
+        let out = Value::from_op(data, op, parents, NO_CONSTS, wants, Box::new(rule));
         Ok(match (activation, separate) {
             (Activation::LeakyRelu(slope), _) => out.leaky_relu(slope),
             (_, Some(op)) => out.unary(op, NO_CONSTS),

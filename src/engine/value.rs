@@ -98,6 +98,10 @@ pub(crate) struct Node {
     /// `&x * 2.0`): a leaf no one but its one consumer holds. Anomaly detection does
     /// not report its gradient, which no one reads.
     pub(crate) hidden: bool,
+    /// Whether `backward()` computes this node's gradient (PyTorch's `requires_grad`):
+    /// false for a leaf made with [`Value::no_grad`] and for a result none of whose
+    /// parents needs one; its rule is then skipped and its grad stays 0.
+    pub(crate) requires_grad: bool,
     /// The chain rule for this node (Python's `self._backward`); `None` for leaves.
     pub(crate) backward: Option<BackwardFn>,
     /// Label and op constant, only for the nodes that have them.
@@ -118,6 +122,14 @@ impl Node {
     /// The label, if any.
     pub(crate) fn label(&self) -> Option<&str> {
         self.extra.as_ref().and_then(|e| e.label.as_deref())
+    }
+
+    /// Whether a node computed from this one needs a gradient because of it: it needs
+    /// one itself and is not a constant the engine made (whose gradient is computed, as
+    /// Python shows it, only when its consumer needs one anyway).
+    #[inline]
+    pub(crate) fn passes_grad(&self) -> bool {
+        self.requires_grad && !self.hidden
     }
 
     /// The closures of a [`Value::custom`] node (`None` for every other node).
@@ -184,6 +196,7 @@ impl Value {
             op: Op::Leaf,
             pending: 0,
             hidden,
+            requires_grad: true,
             backward: None,
             extra: None,
         })
@@ -194,7 +207,7 @@ impl Value {
     }
 
     /// A node made by an operation; its constants `consts` are stored only when they
-    /// are not all zero. (Always inlined: out of line it cost the dynamic moons step 2.5%
+    /// are not all zero; `requires_grad` is whether a parent [`passes_grad`](Node::passes_grad). (Always inlined: out of line it cost the dynamic moons step 2.5%
     /// more instructions, measured with callgrind.)
     #[inline(always)]
     pub(crate) fn from_op(
@@ -202,6 +215,7 @@ impl Value {
         op: Op,
         parents: Parents,
         consts: Consts,
+        requires_grad: bool,
         backward: BackwardFn,
     ) -> Value {
         let extra = (consts != NO_CONSTS).then(|| {
@@ -217,6 +231,7 @@ impl Value {
             op,
             pending: 0,
             hidden: false,
+            requires_grad,
             backward: Some(backward),
             extra,
         })
@@ -233,7 +248,8 @@ impl Value {
     }
 
     /// Adds `delta` to this value's gradient (Python's `self.grad += ...`): d grad /
-    /// d delta = 1.
+    /// d delta = 1. A value that needs no gradient ([`no_grad`](Value::no_grad)) keeps
+    /// its grad: nothing is added.
     ///
     /// What `backward()` does for every contribution, made public for gradients computed
     /// elsewhere: on other threads (a [`Tape`](crate::tape::Tape)'s
@@ -247,8 +263,12 @@ impl Value {
     /// w.add_grad(0.5);                  // a gradient from elsewhere: w.grad += 0.5
     /// assert_eq!(w.grad(), 3.5);
     /// ```
+    #[inline]
     pub fn add_grad(&self, delta: f64) {
-        self.0.borrow_mut().grad += delta;
+        let mut node = self.0.borrow_mut();
+        if node.requires_grad {
+            node.grad += delta;
+        }
     }
 
     /// The value computed by the forward pass (Python's `.data`).
@@ -373,6 +393,56 @@ impl Value {
             .get_or_insert_with(Default::default)
             .label = Some(label.into());
         self
+    }
+
+    /// Marks this leaf as needing no gradient (PyTorch's `requires_grad=False`): an
+    /// input, a target, a constant. [`backward`](Value::backward) then leaves its grad
+    /// at 0, and skips the rules of the nodes computed from such values alone (their
+    /// [`requires_grad`](Value::requires_grad) is false too), which saves the work of
+    /// gradients nobody reads. The values and every other gradient are unchanged, bit
+    /// for bit. [`MLP::forward_f64`](crate::nn::MLP::forward_f64) makes its inputs so.
+    ///
+    /// # Panics
+    ///
+    /// If `self` is not a leaf (a computed value needs a gradient exactly when one of
+    /// the values it was computed from does).
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// // PyTorch: x = torch.tensor(3.0)   (requires_grad=False); w = torch.tensor(2.0, requires_grad=True)
+    /// let x = Value::new(3.0).no_grad();
+    /// let w = Value::new(2.0);
+    /// let y = &w * &x;
+    /// y.backward();
+    /// assert_eq!((w.grad(), x.grad()), (3.0, 0.0));
+    /// assert!(!x.requires_grad() && w.requires_grad() && y.requires_grad());
+    /// assert!(!(&x * 2.0).requires_grad());
+    /// ```
+    pub fn no_grad(self) -> Value {
+        {
+            let mut node = self.0.borrow_mut();
+            assert!(
+                node.op == Op::Leaf,
+                "no_grad() on a value computed by `{}`: only a leaf (Value::new) can be marked;                  a computed value needs a gradient exactly when one of its parents does",
+                node.op_name()
+            );
+            node.requires_grad = false;
+        }
+        self
+    }
+
+    /// Whether [`backward`](Value::backward) computes this value's gradient: true for a
+    /// leaf unless made with [`no_grad`](Value::no_grad); for a computed value, whether
+    /// one of the values it was computed from needs one (PyTorch's `requires_grad`).
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let (x, w) = (Value::new(1.0).no_grad(), Value::new(2.0));
+    /// assert!(!x.requires_grad() && !x.relu().requires_grad());
+    /// assert!((&x * &w).requires_grad());
+    /// ```
+    pub fn requires_grad(&self) -> bool {
+        self.0.borrow().requires_grad
     }
 
     /// The values this one was computed from, in the order the operation took them

@@ -85,9 +85,11 @@ impl Layer {
     }
 }
 
-/// Each number as a new leaf `Value` (Python: `list(map(Value, xrow))`).
+/// Each number as a new leaf `Value` that needs no gradient (Python:
+/// `list(map(Value, xrow))`; nobody reads an input's gradient, so `backward()` skips it:
+/// [`Value::no_grad`]).
 pub(super) fn leaves(x: &[f64]) -> Vec<Value> {
-    x.iter().map(|&xi| Value::new(xi)).collect()
+    x.iter().map(|&xi| Value::new(xi).no_grad()).collect()
 }
 
 /// Neuron 0's parameters, then neuron 1's, ... (Python:

@@ -124,6 +124,10 @@ impl Program {
                 Step::Leaf => {}
             }
         }
+        // What the dynamic graph does not compute is not handed over (`Value::no_grad`).
+        for &i in &self.frozen {
+            grad[i as usize] = 0.0;
+        }
         finite
     }
 }

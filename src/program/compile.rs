@@ -120,6 +120,7 @@ impl Program {
             outputs: Vec::new(),
             leaves: leaves.len(),
             hidden: leaves.iter().map(|v| v.node().hidden).collect(),
+            frozen: frozen(order, &leaves),
             scratch: 0,
         };
         let mut data = Vec::with_capacity(n + 1);
@@ -255,6 +256,25 @@ impl Rank {
     fn of(rule: u32, within: u32) -> Rank {
         Rank((u64::from(rule) << 32) | u64::from(within))
     }
+}
+
+/// The positions in `leaves` of those whose gradient `backward()` never touches (see
+/// [`Program::frozen`]): a leaf gets a gradient only if it needs one and so does one of
+/// its consumers in the graph `order`.
+fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
+    let mut fed = AddressSet::default();
+    for v in order {
+        let node = v.node();
+        if node.op != Op::Leaf && node.requires_grad {
+            fed.extend(node.parents().iter().map(Value::address));
+        }
+    }
+    let gets_grad = |v: &Value| v.node().requires_grad && fed.contains(&v.address());
+    (0u32..)
+        .zip(leaves)
+        .filter(|(_, v)| !gets_grad(v))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// How many times each node is a parent in the graph (twice for `a` in `a * a`).

@@ -47,7 +47,11 @@ impl Program {
                         false => Value::new(data[k]),
                     };
                     leaf.add_grad(leaf_grads.map_or(0.0, |g| g[k]));
-                    leaf
+                    // (A leaf of the user's that gets no gradient needs none.)
+                    match self.hidden[k] || self.frozen.binary_search(&(k as u32)).is_err() {
+                        true => leaf,
+                        false => leaf.no_grad(),
+                    }
                 }
                 Step::Unary(op) => nodes[a].unary(op, self.consts[b]),
                 Step::Binary(op) => nodes[a].binary(&nodes[b], op),

@@ -119,6 +119,11 @@ pub struct Program {
     /// For each leaf, whether it is a constant the engine made for an `f64` operand
     /// (`&x * 2.0`): a non-finite gradient there alone is no error.
     pub(crate) hidden: Vec<bool>,
+    /// The leaves whose gradient the dynamic graph never touches, in order: those made
+    /// with [`Value::no_grad`](crate::Value::no_grad), and constants the engine made
+    /// whose consumers need no gradient. The backward pass leaves their entries at 0 and
+    /// hands nothing to their `Value`s.
+    pub(crate) frozen: Vec<u32>,
     /// The room a custom node needs for its parents' data and its local derivatives
     /// (twice the most parents a custom node has).
     pub(crate) scratch: usize,

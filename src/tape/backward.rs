@@ -65,8 +65,12 @@ impl Tape {
         // (Any number may have been there: the pass looks at every leaf's.)
         self.buf.grads_finite = false;
         self.run_backward(true)?;
-        for (leaf, &g) in self.leaves.iter().zip(&self.buf.grad) {
-            leaf.set_grad(g);
+        let mut frozen = self.program.frozen.iter().peekable();
+        for (leaf, (&g, i)) in self.leaves.iter().zip(self.buf.grad.iter().zip(0u32..)) {
+            // (A leaf the graph gives no gradient keeps its own.)
+            if frozen.next_if_eq(&&i).is_none() {
+                leaf.set_grad(g);
+            }
         }
         // `grad_of` wants this pass alone: the leaves' entries are it only if they
         // started from 0; else `grad_of` runs the pass again from 0 if it is asked.
