@@ -346,3 +346,87 @@ fn a_state_that_does_not_fit_is_refused_and_changes_nothing() {
     assert_eq!(hyper_parameter_name(sgd.set_state(&bad_lr)), "lr");
     assert_eq!(sgd.state(), before);
 }
+
+/// Three sets of an SGD, an Adam and an AdamW.
+type Optimizers = Vec<Vec<Box<dyn Optimizer>>>;
+
+/// Three optimisers of each kind over the same 1,000 parameters (data and gradients of
+/// very different sizes), for comparing `step` with `step_numbers`.
+fn numbers_and_optimizers() -> (Vec<f64>, Vec<f64>, Optimizers) {
+    let data: Vec<f64> = (0..1000)
+        .map(|i| ((i * 37 % 101) as f64 - 50.0) * 1.1f64.powi(i % 40))
+        .collect();
+    let grads: Vec<f64> = (0..1000)
+        .map(|i| ((i * 53 % 97) as f64 - 48.5) / 1.3f64.powi(i % 30))
+        .collect();
+    let optimizers = (0..3)
+        .map(|_| {
+            let params = || data.iter().map(|&d| Value::new(d)).collect::<Vec<_>>();
+            let sgd = Sgd::new(params(), 0.01).unwrap().momentum(0.9).unwrap();
+            let adam = Adam::new(params(), 0.002).unwrap();
+            let adamw = AdamW::new(params(), 0.002).unwrap();
+            vec![
+                Box::new(sgd) as Box<dyn Optimizer>,
+                Box::new(adam),
+                Box::new(adamw),
+            ]
+        })
+        .collect();
+    (data, grads, optimizers)
+}
+
+#[test]
+fn step_numbers_is_step_on_plain_numbers_bit_for_bit_on_any_threads() {
+    // for p in model.parameters(): p.data -= learning_rate * p.grad   (by each rule)
+    let (data, grads, mut opts) = numbers_and_optimizers();
+    let [by_values, on_1, on_3] = &mut opts[..] else {
+        unreachable!()
+    };
+    for ((a, b), c) in by_values.iter_mut().zip(on_1).zip(on_3) {
+        let (mut d1, mut d3) = (data.clone(), data.clone());
+        for _ in 0..3 {
+            set_grads(a.params(), &grads);
+            a.step().unwrap();
+            b.step_numbers(&mut d1, &grads, 1).unwrap();
+            c.step_numbers(&mut d3, &grads, 3).unwrap();
+        }
+        let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let stepped: Vec<f64> = a.params().iter().map(Value::data).collect();
+        assert_eq!(bits(&d1), bits(&stepped));
+        assert_eq!(bits(&d3), bits(&stepped));
+        assert_eq!((b.state(), c.state()), (a.state(), a.state()));
+        // The Values of `step_numbers` were not touched.
+        assert!(b.params().iter().zip(&data).all(|(p, &d)| p.data() == d));
+    }
+}
+
+#[test]
+fn step_numbers_refuses_a_nan_gradient_of_its_lowest_index_and_changes_nothing() {
+    let (data, mut grads, mut opts) = numbers_and_optimizers();
+    grads[700] = f64::NAN;
+    grads[300] = f64::INFINITY;
+    for opt in &mut opts[0] {
+        let before = opt.state();
+        let mut numbers = data.clone();
+        let err = opt.step_numbers(&mut numbers, &grads, 3).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Error::NonFiniteUpdate {
+                    what: "gradient",
+                    index: 300,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!((numbers, opt.state()), (data.clone(), before));
+        let short = opt.step_numbers(&mut [1.0], &grads, 1).unwrap_err();
+        assert!(
+            short
+                .to_string()
+                .contains("1 data and 1000 gradients for 1000 parameters"),
+            "{short}"
+        );
+    }
+}

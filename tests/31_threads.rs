@@ -200,3 +200,73 @@ fn leaf_grads_are_the_sums_flush_grads_hands_to_the_leaves() {
     tape.flush_grads();
     assert_eq!(leaves.iter().map(Value::grad).collect::<Vec<_>>(), sums);
 }
+
+/// The bits of a model's parameters and grads after five batches trained with Adam:
+/// `opt.zero_grad(); tape.flush_grads(); opt.step()` (`threads` = None), or
+/// `tape.flush_and_step(&mut opt, threads)`. The optimiser also holds a parameter that
+/// is not on the tape (its gradient is 0; Adam moves it by its momentum alone).
+fn trained_bits(threads: Option<usize>) -> Vec<(u64, u64)> {
+    let (model, mut tape, inputs) = squared_error_tape(3);
+    let elsewhere = Value::new(0.5);
+    let params = [model.parameters(), vec![elsewhere.clone()]].concat();
+    let mut opt = Adam::new(params.clone(), 0.01).unwrap();
+    let batch = samples(40);
+    for batch in batch.chunks(8) {
+        tape.accumulate_batch(&inputs, batch, 2).unwrap();
+        match threads {
+            None => {
+                opt.zero_grad();
+                tape.flush_grads();
+                opt.step().unwrap();
+            }
+            Some(n) => tape.flush_and_step(&mut opt, n).unwrap(),
+        }
+    }
+    let bits = |p: &Value| (p.data().to_bits(), p.grad().to_bits());
+    params.iter().map(bits).collect()
+}
+
+#[test]
+fn flush_and_step_is_zero_grad_flush_grads_step_bit_for_bit_on_any_threads() {
+    // for x, y in batch: loss(x, y).backward()
+    // for p in model.parameters(): p.data -= ... (Adam); then p.grad = 0
+    let by_values = trained_bits(None);
+    assert_eq!(trained_bits(Some(1)), by_values);
+    assert_eq!(trained_bits(Some(2)), by_values);
+    assert_eq!(trained_bits(Some(16)), by_values);
+}
+
+#[test]
+fn after_flush_and_step_the_tape_runs_on_the_new_parameters_and_set_data_still_counts() {
+    let (model, mut tape, inputs) = squared_error_tape(4);
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let batch = samples(8);
+    tape.accumulate_batch(&inputs, &batch, 2).unwrap();
+    tape.flush_and_step(&mut opt, 2).unwrap();
+    let w = &model.parameters()[0];
+    w.set_data(w.data() + 0.25); // a write after the step: the tape must see it
+    let on_tape = tape.accumulate_batch(&inputs, &batch, 1).unwrap();
+    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
+    let out = &model.forward(&x[..4]).unwrap()[0];
+    let graph = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
+    let fresh = graph.inputs(&x).unwrap();
+    let mut graph = graph;
+    assert_eq!(on_tape, graph.accumulate_batch(&fresh, &batch, 1).unwrap());
+}
+
+#[test]
+fn a_refused_flush_and_step_leaves_the_grads_of_zero_grad_and_flush_grads() {
+    let (model, mut tape, inputs) = squared_error_tape(5);
+    let mut opt = Sgd::new(model.parameters(), 1e308).unwrap();
+    let before: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    tape.accumulate_batch(&inputs, &samples(8), 2).unwrap();
+    let sums = tape.leaf_grads().to_vec();
+    let err = tape.flush_and_step(&mut opt, 2).unwrap_err();
+    assert!(matches!(err, Error::NonFiniteUpdate { .. }), "{err}");
+    let after: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    assert_eq!(after, before);
+    for (leaf, &s) in tape.leaves().iter().zip(&sums) {
+        assert_eq!(leaf.grad(), 0.0 + s);
+    }
+    assert!(tape.flush_and_step(&mut opt, 0).is_err());
+}

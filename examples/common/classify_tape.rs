@@ -42,7 +42,12 @@ impl ImageTape {
     /// the logits of these small, scaled models stay far
     /// from exp's overflow at 709, and the tape reports a non-finite loss if not.
     pub fn compile(model: &MLP, threads: usize) -> Result<ImageTape> {
-        let leaves = |n: usize| (0..n).map(|_| Value::new(0.0)).collect::<Vec<_>>();
+        // Inputs: no gradient needed (nobody reads it), so the tape computes none.
+        let leaves = |n: usize| {
+            (0..n)
+                .map(|_| Value::new(0.0).no_grad())
+                .collect::<Vec<_>>()
+        };
         let leaves = [leaves(model.nin()), leaves(model.nout()), leaves(1)];
         let (loss, logits) = image_loss(model, &leaves)?;
         let tape = Tape::compile_with_outputs(&loss, &logits)?;
@@ -67,8 +72,9 @@ impl ImageTape {
 
     /// One epoch of mini-batch training, as `classify::train_epoch`: per batch, every
     /// image runs forward and backward on the tape's program (on the threads; gradients
-    /// summed in the tape in a fixed order), then the sums go to the parameters and the
-    /// optimiser steps. Returns the mean batch loss.
+    /// summed in the tape in a fixed order), then the optimiser steps from the tape's
+    /// sums (`Tape::flush_and_step`, its update on the threads too). Returns the mean
+    /// batch loss.
     pub fn train_epoch(
         &mut self,
         opt: &mut impl Optimizer,
@@ -95,9 +101,8 @@ impl ImageTape {
                 .accumulate_batch(&self.sample, &self.rows, self.threads)?;
             let loss = losses.iter().sum();
             check_loss(*step, loss)?;
-            opt.zero_grad();
-            self.tape.flush_grads();
-            opt.step()?;
+            // opt.zero_grad(); tape.flush_grads(); opt.step(), on the threads
+            self.tape.flush_and_step(opt, self.threads)?;
             sum += loss;
             *step += 1;
             after_step();

@@ -58,5 +58,5 @@ pub(crate) mod value;
 pub(crate) mod walk;
 
 pub use gradcheck::{check_gradients, GradientCheck, LeafCheck};
-pub(crate) use value::data_writes;
 pub use value::Value;
+pub(crate) use value::{data_writes, grad_marks};

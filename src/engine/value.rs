@@ -26,6 +26,16 @@ thread_local! {
     /// when it last read them, so no user call is needed to tell it that the data
     /// changed. (`Value` is not `Send`, so a tape and its leaves live on one thread.)
     static DATA_WRITES: Cell<u64> = const { Cell::new(0) };
+    /// How many leaves this thread has marked [`no_grad`](Value::no_grad): a tape that
+    /// keeps which parameters need a gradient (`Tape::flush_and_step`) looks again when
+    /// it changes.
+    static GRAD_MARKS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The number of [`Value::no_grad`] calls on this thread so far (see `GRAD_MARKS`).
+#[inline]
+pub(crate) fn grad_marks() -> u64 {
+    GRAD_MARKS.with(Cell::get)
 }
 
 /// The number of data writes on this thread so far (see `DATA_WRITES`).
@@ -315,6 +325,16 @@ impl Value {
         Ok(())
     }
 
+    /// `zero_grad()`, `add_grad(grad)` and `set_data(data)` with one borrow of the node:
+    /// a step computed elsewhere (`Tape::flush_and_step`) handed back to a parameter.
+    #[inline]
+    pub(crate) fn set_stepped(&self, data: f64, grad: f64) {
+        let mut node = self.0.borrow_mut();
+        node.grad = if node.requires_grad { 0.0 + grad } else { 0.0 };
+        node.data = data;
+        count_data_write();
+    }
+
     /// Overwrites the data (Python's `p.data = ...`, e.g. a parameter update).
     /// Nodes computed from this one are *not* recomputed: build the expression again (a
     /// [`Tape`](crate::tape::Tape) compiled from them notices the write by itself and
@@ -428,6 +448,7 @@ impl Value {
             );
             node.requires_grad = false;
         }
+        GRAD_MARKS.with(|n| n.set(n.get().wrapping_add(1)));
         self
     }
 

@@ -153,6 +153,23 @@ impl Adam {
     }
 }
 
+impl Adam {
+    /// The rule of step t: (p, g, [m, v]) → (new p, [new m, new v]).
+    fn rule(&self, t: i32) -> impl Fn(f64, f64, [f64; 2]) -> (f64, [f64; 2]) + Sync {
+        let (lr, b1, b2, eps) = (self.lr, self.beta1, self.beta2, self.eps);
+        let decay = 1.0 - lr * self.decoupled_weight_decay;
+        let (correction1, correction2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
+        move |p: f64, g: f64, [m, v]: [f64; 2]| {
+            let m = b1 * m + (1.0 - b1) * g;
+            let v = b2 * v + (1.0 - b2) * g * g;
+            let (m_hat, v_hat) = (m / correction1, v / correction2);
+            // AdamW decays p before the Adam step (PyTorch: p.mul_(1 - lr*wd)).
+            let p = p * decay;
+            (p - lr * m_hat / (v_hat.sqrt() + eps), [m, v])
+        }
+    }
+}
+
 impl Optimizer for Adam {
     fn params(&self) -> &[Value] {
         &self.params
@@ -160,17 +177,20 @@ impl Optimizer for Adam {
 
     fn step(&mut self) -> Result<(), Error> {
         let t = self.t.saturating_add(1);
-        let (lr, b1, b2, eps) = (self.lr, self.beta1, self.beta2, self.eps);
-        let decay = 1.0 - lr * self.decoupled_weight_decay;
-        let (correction1, correction2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-        self.moments.update(&self.params, |p, g, [m, v]| {
-            let m = b1 * m + (1.0 - b1) * g;
-            let v = b2 * v + (1.0 - b2) * g * g;
-            let (m_hat, v_hat) = (m / correction1, v / correction2);
-            // AdamW decays p before the Adam step (PyTorch: p.mul_(1 - lr*wd)).
-            let p = p * decay;
-            (p - lr * m_hat / (v_hat.sqrt() + eps), [m, v])
-        })?;
+        self.moments.update(&self.params, self.rule(t))?;
+        self.t = t;
+        Ok(())
+    }
+
+    fn step_numbers(
+        &mut self,
+        data: &mut [f64],
+        grads: &[f64],
+        threads: usize,
+    ) -> Result<(), Error> {
+        let t = self.t.saturating_add(1);
+        let rule = self.rule(t);
+        (self.moments).update_numbers(&self.params, (data, grads), threads, rule)?;
         self.t = t;
         Ok(())
     }
@@ -280,6 +300,15 @@ impl Optimizer for AdamW {
 
     fn step(&mut self) -> Result<(), Error> {
         self.0.step()
+    }
+
+    fn step_numbers(
+        &mut self,
+        data: &mut [f64],
+        grads: &[f64],
+        threads: usize,
+    ) -> Result<(), Error> {
+        self.0.step_numbers(data, grads, threads)
     }
 
     fn learning_rate(&self) -> f64 {

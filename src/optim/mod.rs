@@ -66,6 +66,59 @@ pub trait Optimizer {
     /// make a parameter or the optimiser state NaN or infinite. Nothing is changed then.
     fn step(&mut self) -> Result<(), Error>;
 
+    /// [`step`](Optimizer::step) on plain numbers: `data[i]` and `grads[i]` stand for
+    /// the data and grad of [`params()`](Optimizer::params)`[i]`. Replaces `data` with
+    /// the new parameter values and advances the step count, exactly as `step` would on
+    /// `Value`s holding these numbers, bit for bit. For parameters whose numbers live
+    /// elsewhere: [`Tape::flush_and_step`](crate::tape::Tape::flush_and_step) steps
+    /// with the tape's copy of the data and its gradient sums.
+    ///
+    /// [`Sgd`], [`Adam`] and [`AdamW`] leave the `Value`s alone and cut the parameters
+    /// into `threads` blocks, each updated on a thread of rayon's global pool (with the
+    /// `parallel` feature; else one after the other): each parameter's update depends
+    /// on its own numbers only, so the result is the same for any `threads`. The
+    /// default, for other optimisers, sets each parameter `Value`'s data and grad to
+    /// the numbers, calls `step` and reads the data back.
+    ///
+    /// # Errors
+    ///
+    /// As [`step`](Optimizer::step), and nothing is changed then (`data` neither);
+    /// [`Error::InvalidInput`] if `data` or `grads` does not have one number per
+    /// parameter, or `threads` is 0.
+    ///
+    /// ```
+    /// use micrograd::prelude::*;
+    /// let w = Value::new(1.0);
+    /// let mut adam = Adam::new(vec![w.clone()], 0.1)?;
+    /// let mut data = [1.0];
+    /// adam.step_numbers(&mut data, &[5.0], 2)?;   // as (&w * 5.0).backward(); adam.step()
+    /// assert!((data[0] - 0.9).abs() < 1e-9);
+    /// assert_eq!(w.data(), 1.0);                  // the Value is not touched
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    fn step_numbers(
+        &mut self,
+        data: &mut [f64],
+        grads: &[f64],
+        threads: usize,
+    ) -> Result<(), Error> {
+        check_numbers(self.params().len(), data, grads, threads)?;
+        let old: Vec<(f64, f64)> = self.params().iter().map(|p| (p.data(), p.grad())).collect();
+        for ((p, &d), &g) in self.params().iter().zip(&*data).zip(grads) {
+            p.set_data(d);
+            p.set_grad(g);
+        }
+        let stepped = self.step();
+        for ((p, d), &(old_data, old_grad)) in self.params().iter().zip(data).zip(&old) {
+            if stepped.is_ok() {
+                *d = p.data();
+            }
+            p.set_data(old_data);
+            p.set_grad(old_grad);
+        }
+        stepped
+    }
+
     /// Sets every parameter's gradient to 0: micrograd's `model.zero_grad()`. Call it
     /// before each `backward`, since gradients accumulate.
     fn zero_grad(&self) {
@@ -191,22 +244,117 @@ impl<const K: usize> State<K> {
                 std::mem::swap(&mut self.current, &mut self.next);
                 Ok(())
             }
-            Err((index, (what, value))) => {
+            Err((index, refused)) => {
                 if distinct {
                     for (p, &old_p) in params[..index].iter().zip(&self.data) {
                         p.set_data(old_p);
                     }
                 }
-                Err(Error::NonFiniteUpdate {
-                    what,
-                    index,
-                    label: params[index].label(),
-                    value,
-                })
+                Err(not_finite(params, index, refused))
             }
         }
     }
 }
+
+/// The error of a step that refused parameter `index` because `what` was not finite.
+fn not_finite(params: &[Value], index: usize, (what, value): (&'static str, f64)) -> Error {
+    Error::NonFiniteUpdate {
+        what,
+        index,
+        label: params[index].label(),
+        value,
+    }
+}
+
+/// `Ok` if `data` and `grads` have one number each for `count` parameters and
+/// `threads` is at least 1 (see [`Optimizer::step_numbers`]).
+fn check_numbers(count: usize, data: &[f64], grads: &[f64], threads: usize) -> Result<(), Error> {
+    if data.len() != count || grads.len() != count {
+        return Err(Error::InvalidInput(format!(
+            "step_numbers got {} data and {} gradients for {count} parameters; pass one \
+             of each per parameter, in the order of params()",
+            data.len(),
+            grads.len()
+        )));
+    }
+    if threads == 0 {
+        return Err(Error::InvalidInput(
+            "threads = 0: a step needs at least 1 thread".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+impl<const K: usize> State<K> {
+    /// [`update`](State::update) on plain numbers (see [`Optimizer::step_numbers`]):
+    /// parameter i has data `data[i]` and gradient `grads[i]`. The new data and states
+    /// go into the buffers first, block by block (`threads` blocks, on rayon's threads
+    /// with the `parallel` feature), and replace `data` and the states only if every
+    /// number is finite.
+    fn update_numbers(
+        &mut self,
+        params: &[Value],
+        (data, grads): (&mut [f64], &[f64]),
+        threads: usize,
+        rule: impl Fn(f64, f64, [f64; K]) -> (f64, [f64; K]) + Sync,
+    ) -> Result<(), Error> {
+        check_numbers(params.len(), data, grads, threads)?;
+        let block = data.len().div_ceil(threads).max(1);
+        // One block: its parameters in order, stopping at the first refused one.
+        let run = |(b, ((((old, g), s), new_s), new_p)): (usize, Block<'_, K>)| {
+            let numbers = old.iter().zip(g).zip(s).zip(new_s).zip(new_p);
+            for (i, ((((&p, &g), &s), new_s), new_p)) in numbers.enumerate() {
+                (*new_p, *new_s) = checked(&rule, p, g, s).map_err(|e| (b * block + i, e))?;
+            }
+            Ok(())
+        };
+        let old = &*data;
+        // Each parameter's update is independent of the others': the blocks may run
+        // in any order, and the lowest refused index is that of a run in order.
+        #[cfg(feature = "parallel")]
+        if threads > 1 {
+            use rayon::prelude::*;
+            let refused = (old.par_chunks(block).zip(grads.par_chunks(block)))
+                .zip(self.current.par_chunks(block))
+                .zip(self.next.par_chunks_mut(block))
+                .zip(self.data.par_chunks_mut(block))
+                .enumerate()
+                .filter_map(|b| run(b).err())
+                .min_by_key(|&(i, _)| i);
+            return self.commit(params, data, refused);
+        }
+        let refused = (old.chunks(block).zip(grads.chunks(block)))
+            .zip(self.current.chunks(block))
+            .zip(self.next.chunks_mut(block))
+            .zip(self.data.chunks_mut(block))
+            .enumerate()
+            .find_map(|b| run(b).err());
+        self.commit(params, data, refused)
+    }
+
+    /// The end of [`update_numbers`](State::update_numbers): the new data into `data`
+    /// and the new states in, unless a parameter was `refused`.
+    fn commit(
+        &mut self,
+        params: &[Value],
+        data: &mut [f64],
+        refused: Option<(usize, (&'static str, f64))>,
+    ) -> Result<(), Error> {
+        if let Some((index, refused)) = refused {
+            return Err(not_finite(params, index, refused));
+        }
+        data.copy_from_slice(&self.data);
+        std::mem::swap(&mut self.current, &mut self.next);
+        Ok(())
+    }
+}
+
+/// A block of parameters in [`State::update_numbers`]: their data, gradients and
+/// states, and room for their new states and data.
+type Block<'a, const K: usize> = (
+    (((&'a [f64], &'a [f64]), &'a [[f64; K]]), &'a mut [[f64; K]]),
+    &'a mut [f64],
+);
 
 /// `rule(p, g, s)` if g and every number it returns are finite; otherwise what was not
 /// finite ("gradient", "new value", "optimizer state") and its value.

@@ -95,19 +95,37 @@ impl Sgd {
     }
 }
 
+impl Sgd {
+    /// The rule of a step: (p, g, [v]) → (new p, [new v]).
+    fn rule(&self) -> impl Fn(f64, f64, [f64; 1]) -> (f64, [f64; 1]) + Sync {
+        let (lr, m, wd) = (self.lr, self.momentum, self.weight_decay);
+        move |p, g, [v]| {
+            let g = if wd > 0.0 { g + wd * p } else { g };
+            let v = if m > 0.0 { m * v + g } else { g };
+            // Python: p.data -= lr * p.grad
+            (p - lr * v, [v])
+        }
+    }
+}
+
 impl Optimizer for Sgd {
     fn params(&self) -> &[Value] {
         &self.params
     }
 
     fn step(&mut self) -> Result<(), Error> {
-        let (lr, m, wd) = (self.lr, self.momentum, self.weight_decay);
-        self.velocity.update(&self.params, |p, g, [v]| {
-            let g = if wd > 0.0 { g + wd * p } else { g };
-            let v = if m > 0.0 { m * v + g } else { g };
-            // Python: p.data -= lr * p.grad
-            (p - lr * v, [v])
-        })
+        let rule = self.rule();
+        self.velocity.update(&self.params, rule)
+    }
+
+    fn step_numbers(
+        &mut self,
+        data: &mut [f64],
+        grads: &[f64],
+        threads: usize,
+    ) -> Result<(), Error> {
+        let rule = self.rule();
+        (self.velocity).update_numbers(&self.params, (data, grads), threads, rule)
     }
 
     fn learning_rate(&self) -> f64 {

@@ -81,6 +81,7 @@ impl Tape {
             alone: Default::default(),
             unflushed: false,
             workers: Default::default(),
+            plan: Default::default(),
         })
     }
 }

@@ -4,6 +4,7 @@ use std::cell::RefCell;
 use std::fmt;
 
 use super::parallel::Workers;
+use super::step::StepPlan;
 use crate::engine::address::AddressMap;
 use crate::engine::Value;
 use crate::error::Error;
@@ -53,6 +54,9 @@ pub struct Tape {
     pub(super) unflushed: bool,
     /// The workers of the batch methods (`parallel.rs`): none until the first batch.
     pub(super) workers: Workers,
+    /// Which leaf each parameter of the last optimiser stepped by
+    /// [`flush_and_step`](Tape::flush_and_step) is (`step.rs`): empty until then.
+    pub(super) plan: StepPlan,
 }
 
 impl Tape {

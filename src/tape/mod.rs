@@ -29,6 +29,7 @@
 //! | `check.rs` | [`Tape::check`]: the tape against the graph built again |
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
 //! | `parallel.rs` | mini-batches on several threads: [`Tape::accumulate_batch`], its fixed order of sums |
+//! | `step.rs` | the optimiser's step on the tape's numbers: [`Tape::flush_and_step`] |
 //!
 //! The instructions, their layout, the forward and backward loops and the layers are
 //! in [`program`](crate::program), which any thread may run.
@@ -64,6 +65,7 @@ mod compile;
 mod forward;
 mod layout;
 mod parallel;
+mod step;
 
 pub use batch::Inputs;
 pub use layout::Tape;

@@ -1,0 +1,166 @@
+//! The optimiser's step on the tape's own numbers: [`Tape::flush_and_step`].
+//!
+//! After a batch, the tape holds what a step needs as plain numbers: the parameters'
+//! data (its copy of the leaves) and their gradient sums. Stepping from those, with
+//! [`Optimizer::step_numbers`] (on threads), replaces three passes over the parameter
+//! `Value`s (`zero_grad`, `flush_grads`, the optimiser reading them in `step`) and the
+//! tape's reading them back before the next batch by one pass that writes each
+//! parameter's new data and grad.
+
+use super::Tape;
+use crate::engine::address::AddressMap;
+use crate::engine::{data_writes, grad_marks, Value};
+use crate::error::Error;
+use crate::optim::Optimizer;
+use crate::program::all_finite;
+
+/// Which leaf of the tape each of an optimiser's parameters is, kept between steps
+/// (made again when the parameters or a `no_grad` mark change), and room for the
+/// numbers of a step.
+#[derive(Default)]
+pub(super) struct StepPlan {
+    /// The parameters' node addresses, in the optimiser's order.
+    params: Vec<usize>,
+    /// [`grad_marks`] when the plan was made.
+    marks: u64,
+    /// Each parameter's leaf index on the tape (`None`: not a leaf of this tape), and
+    /// whether it needs a gradient.
+    leaf: Vec<(Option<u32>, bool)>,
+    /// The tape's leaves that are none of the parameters (inputs, constants).
+    others: Vec<u32>,
+    /// Each parameter's data, then new data, for the optimiser.
+    data: Vec<f64>,
+    /// Each parameter's gradient, as `zero_grad` then `flush_grads` would leave it.
+    grads: Vec<f64>,
+}
+
+impl StepPlan {
+    /// Makes the plan again unless it is for `params` and no leaf was marked `no_grad`
+    /// since it was made.
+    fn fit(&mut self, params: &[Value], leaf_index: &AddressMap<u32>, leaves: &[Value]) {
+        let same = self.params.len() == params.len()
+            && params
+                .iter()
+                .zip(&self.params)
+                .all(|(p, &a)| p.address() as usize == a)
+            && self.marks == grad_marks();
+        if same {
+            return;
+        }
+        self.params = params.iter().map(|p| p.address() as usize).collect();
+        self.marks = grad_marks();
+        self.leaf = (params.iter())
+            .map(|p| (leaf_index.get(&p.address()).copied(), p.requires_grad()))
+            .collect();
+        let mut other = vec![true; leaves.len()];
+        for &(k, _) in &self.leaf {
+            if let Some(k) = k {
+                other[k as usize] = false;
+            }
+        }
+        self.others = (0..)
+            .zip(other)
+            .filter(|&(_, o)| o)
+            .map(|(k, _)| k)
+            .collect();
+        self.data = vec![0.0; params.len()];
+        self.grads = vec![0.0; params.len()];
+    }
+}
+
+impl Tape {
+    /// `opt.zero_grad(); tape.flush_grads(); opt.step()` in one call, with the same
+    /// numbers bit for bit, computed from the tape's own copy of the parameters' data
+    /// and its gradient sums (after [`accumulate_batch`](Tape::accumulate_batch) or
+    /// [`accumulate`](Tape::accumulate)) by
+    /// [`Optimizer::step_numbers`], on up to `threads` threads. Afterwards every
+    /// parameter `Value` has its new data and, as grad, the gradient it stepped with
+    /// (0 for a parameter that is not a leaf of this tape, or needs no gradient); the
+    /// tape's other leaves get their sums added into their grads, as `flush_grads`
+    /// does; the sums are reset, and the next run needs not read the parameters back.
+    ///
+    /// The passes over the parameter `Value`s (`Rc`s, which stay on this thread) are
+    /// what a batch cannot share among threads: this makes them one (see
+    /// `docs/tape.md`, "Threads").
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] if `threads` is 0 (nothing changes). The errors of
+    /// [`Optimizer::step`]: then the parameters' data and the optimiser are as before
+    /// and the grads as after `opt.zero_grad(); tape.flush_grads()`, the state the
+    /// three calls would have left.
+    ///
+    /// ```
+    /// use micrograd::prelude::*;
+    /// use micrograd::tape::Tape;
+    /// let (w, x) = (Value::new(3.0), Value::new(0.0).no_grad());
+    /// let mut tape = Tape::compile(&(&w * &x))?;
+    /// let input = tape.inputs(&[x.clone()])?;
+    /// let mut opt = Sgd::new(vec![w.clone()], 0.1)?;
+    /// tape.accumulate_batch(&input, &[[1.0], [2.0]], 2)?;
+    /// tape.flush_and_step(&mut opt, 2)?;
+    /// assert_eq!(w.grad(), 3.0);                  // d (w x) / dw = x, summed
+    /// assert_eq!(w.data(), 3.0 - 0.1 * 3.0);      // p -= lr * grad
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn flush_and_step(
+        &mut self,
+        opt: &mut (impl Optimizer + ?Sized),
+        threads: usize,
+    ) -> Result<(), Error> {
+        if threads == 0 {
+            return Err(Error::InvalidInput(
+                "threads = 0: a step needs at least 1 thread".to_owned(),
+            ));
+        }
+        self.read_written_leaves();
+        let plan = &mut self.plan;
+        plan.fit(opt.params(), &self.leaf_index, &self.leaves);
+        // What the parameters' data and grads would be after `zero_grad` and
+        // `flush_grads`: the tape's data (the `Value`'s for a leaf that `set_inputs`
+        // fed, or that is not on the tape), and 0 + the sum for a leaf that gets one.
+        let (data, grad, fed) = (&self.buf.data, &self.buf.grad, &self.fed);
+        let numbers = plan.data.iter_mut().zip(&mut plan.grads);
+        for (((d, g), &(leaf, needs_grad)), p) in numbers.zip(&plan.leaf).zip(opt.params()) {
+            (*d, *g) = match leaf.map(|k| k as usize) {
+                Some(k) => {
+                    let d = if fed[k] { p.data() } else { data[k] };
+                    let g = self.unflushed && needs_grad;
+                    (d, if g { 0.0 + grad[k] } else { 0.0 })
+                }
+                None => (p.data(), 0.0),
+            };
+        }
+        if let Err(refused) = opt.step_numbers(&mut plan.data, &plan.grads, threads) {
+            opt.zero_grad();
+            self.flush_grads();
+            return Err(refused);
+        }
+        // One pass over the parameters: their new data and grads, into the `Value`s
+        // and the tape's copy.
+        let numbers = plan.data.iter().zip(&plan.grads).zip(&plan.leaf);
+        for (((&d, &g), &(leaf, _)), p) in numbers.zip(opt.params()) {
+            p.set_stepped(d, g);
+            match leaf.map(|k| k as usize) {
+                Some(k) if !self.fed[k] => self.buf.data[k] = d,
+                _ => {}
+            }
+        }
+        if self.unflushed {
+            for &k in &plan.others {
+                self.leaves[k as usize].add_grad(self.buf.grad[k as usize]);
+            }
+        }
+        let leaves = self.leaves.len();
+        self.buf.grad[..leaves].fill(0.0);
+        self.buf.grads_finite = true;
+        self.unflushed = false;
+        // The tape wrote the same numbers as the `Value`s: nothing to read back.
+        self.leaves_read_at = data_writes();
+        self.buf.panels_stale = true;
+        if !self.buf.leaves_finite {
+            self.buf.leaves_finite = all_finite(&self.buf.data[..leaves]);
+        }
+        Ok(())
+    }
+}
