@@ -100,6 +100,21 @@ pub enum Error {
         detail: String,
     },
 
+    /// [`CodeGen`](crate::codegen::CodeGen) met an op it cannot write as C: a custom op
+    /// ([`Value::custom`](crate::Value::custom)), whose closures are Rust code.
+    #[error(
+        "cannot write C for the custom op `{op}`{}: its closures are Rust code, which the \
+         generated C cannot call; build this part of the graph from the engine's ops (every \
+         one of them is written as C), or train this graph with the tape",
+        describe_label(label)
+    )]
+    CannotEmit {
+        /// The custom op's name.
+        op: String,
+        /// The label of its node, if it has one.
+        label: Option<String>,
+    },
+
     /// A graph could not be drawn as SVG (no renderer installed, or the renderer failed).
     #[error("cannot draw the graph as SVG: {0}")]
     Render(String),

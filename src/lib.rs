@@ -98,6 +98,7 @@
 //! | [`loss`] | `demo.ipynb`'s `loss()` | hinge, MSE, cross-entropy, L2, accuracy |
 //! | [`optim`] | `p.data -= lr * p.grad` | SGD, Adam, AdamW, schedules |
 //! | [`data`] | `make_moons` | CSV, MNIST, synthetic data, batches |
+//! | [`codegen`] | — | C that trains a compiled [`tape`] with no Rust, no allocator |
 //! | [`random`] | `random.seed`, `random.uniform` | Python's generator, bit for bit |
 //!
 //! [`docs/python-to-rust.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/python-to-rust.md)
@@ -119,6 +120,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod codegen;
 pub mod data;
 pub mod engine;
 mod error;

@@ -1,0 +1,267 @@
+//! C from a compiled [`Tape`]: train on a device with no Rust, no allocator, no runtime.
+//!
+//! [`CodeGen`] writes a tape's program as C99: a header (`name.h`: the functions and the
+//! layout of one buffer of numbers) and a source file (`name.c`: forward, backward, the
+//! SGD and Adam updates, and the parameters' values when the C was generated). The
+//! caller owns the buffer (`static double buf[NAME_BUFFER_LEN];`: no `malloc`), and the C
+//! needs nothing of the C library beyond `math.h`.
+//!
+//! The code grows with the tape's instructions, not with its nodes: a `sum` is one line
+//! whose loops read a table of runs, a layer of a network one call, so MNIST's
+//! 784-32-10 network is a few hundred lines (plus the table of its 25,450 initial
+//! parameters).
+//!
+//! The arithmetic is the tape's, operation for operation, each op written with the
+//! formulas of its Rust rule: compiled with `-ffp-contract=off` and without fast-math,
+//! the `double` C gives the tape's values and gradients bit for bit, where the Rust and
+//! the C call the same `libm` (`exp`, `log`, `tanh`, `pow`, ... are the platform's in
+//! both; see `docs/codegen.md`). [`Precision::F32`] writes `float` C instead.
+//!
+//! ```
+//! use micrograd::codegen::CodeGen;
+//! use micrograd::{tape::Tape, Value};
+//! let (w, x) = (Value::new(0.5), Value::new(0.0));
+//! let loss = (&w * &x - 1.0).powf(2.0);
+//! let tape = Tape::compile(&loss)?;
+//! let c = CodeGen::new(&tape, "fit").input("x", &[x]).generate()?;
+//! assert!(c.header.contains("typedef double fit_real;"));
+//! assert!(c.header.contains("fit_real fit_forward(fit_real *buf);"));
+//! assert!(c.header.contains("void fit_set_x(fit_real *buf, const fit_real *values);"));
+//! assert!(c.source.contains("pow("));
+//! # Ok::<(), micrograd::Error>(())
+//! ```
+//!
+//! | file | what it holds |
+//! |------|---------------|
+//! | `mod.rs` | [`CodeGen`]: naming the inputs and parameters; [`CCode`] |
+//! | `listing.rs` | the [`Program`](crate::program::Program)'s instructions as plain numbers |
+//! | `plan.rs` | each leaf's role, which nodes need gradients, the buffer's layout |
+//! | `ops.rs` | every op's formulas as C |
+//! | `source.rs` | the C source: forward, backward, updates |
+//! | `header.rs` | the C header |
+
+mod header;
+mod listing;
+mod ops;
+mod plan;
+mod source;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub use ops::Precision;
+
+use crate::engine::address::AddressMap;
+use crate::engine::Value;
+use crate::error::Error;
+use crate::tape::Tape;
+use listing::Instruction;
+use plan::Role;
+
+/// Writes a compiled [`Tape`] as C: name its inputs ([`input`](CodeGen::input)), maybe
+/// its parameters ([`parameters`](CodeGen::parameters)) and the precision, then
+/// [`generate`](CodeGen::generate).
+///
+/// Every leaf of the tape is one of:
+/// - an **input**, a number the C program writes before each run (a sample), named in
+///   groups: `.input("image", &pixels)` gives `void name_set_image(name_real *buf,
+///   const name_real *values)`;
+/// - a **parameter**, trained by `name_sgd` and `name_adam`: by default every leaf that
+///   is not an input and not a constant the engine made for an `f64` operand (`&x * 2.0`);
+/// - a **constant**: the rest, fixed at the value it has now.
+#[derive(Clone, Debug)]
+pub struct CodeGen<'t> {
+    tape: &'t Tape,
+    name: String,
+    inputs: Vec<(String, Vec<Value>)>,
+    params: Option<Vec<Value>>,
+    precision: Precision,
+}
+
+/// The generated C: [`header`](CCode::header) for `name.h`, [`source`](CCode::source) for
+/// `name.c`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CCode {
+    /// The name given to [`CodeGen::new`]: the files' names and the functions' prefix.
+    pub name: String,
+    /// `name.h`: the buffer's layout and the functions.
+    pub header: String,
+    /// `name.c`: the functions, and the leaves' values at generation time.
+    pub source: String,
+}
+
+impl<'t> CodeGen<'t> {
+    /// C for `tape`, with files `name.h` and `name.c` and functions `name_forward`, ...:
+    /// `name` must be a C identifier (checked by [`generate`](CodeGen::generate)).
+    pub fn new(tape: &'t Tape, name: &str) -> CodeGen<'t> {
+        CodeGen {
+            tape,
+            name: name.to_owned(),
+            inputs: Vec::new(),
+            params: None,
+            precision: Precision::F64,
+        }
+    }
+
+    /// Names a group of input leaves: the C gets `name_set_<group>(buf, values)`, which
+    /// writes `values[i]` into `leaves[i]`, and `NAME_<GROUP>_LEN`.
+    pub fn input(mut self, group: &str, leaves: &[Value]) -> CodeGen<'t> {
+        self.inputs.push((group.to_owned(), leaves.to_vec()));
+        self
+    }
+
+    /// The parameters that `name_sgd` and `name_adam` train, in the order of
+    /// `name_get_params` and `name_set_params` (a model's
+    /// [`parameters`](crate::nn::Module::parameters)). Without it: every leaf that is
+    /// neither an input nor a constant the engine made for an `f64` operand, in the
+    /// tape's order.
+    pub fn parameters(mut self, params: &[Value]) -> CodeGen<'t> {
+        self.params = Some(params.to_vec());
+        self
+    }
+
+    /// `double` (the default, the tape's numbers bit for bit) or `float`.
+    pub fn precision(mut self, precision: Precision) -> CodeGen<'t> {
+        self.precision = precision;
+        self
+    }
+
+    /// Writes the header and the source.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::CannotEmit`] if the tape has a custom op ([`Value::custom`]): its
+    ///   closures are Rust;
+    /// - [`Error::NotOnTape`] if an input or parameter is not a leaf of the tape;
+    /// - [`Error::InvalidInput`] if a name is not a C identifier, or a leaf is named
+    ///   twice (in two groups, or as an input and a parameter).
+    ///
+    /// ```
+    /// use micrograd::codegen::CodeGen;
+    /// use micrograd::{tape::Tape, Error, Value};
+    /// let x = Value::new(1.0);
+    /// let y = Value::custom("twice", &[&x], |p| 2.0 * p[0], |_, _, d| d[0] = 2.0);
+    /// let tape = Tape::compile(&y)?;
+    /// let err = CodeGen::new(&tape, "twice").generate().unwrap_err();
+    /// assert!(matches!(err, Error::CannotEmit { .. }), "{err}");
+    /// assert!(err.to_string().contains("`twice`"));
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn generate(&self) -> Result<CCode, Error> {
+        let listing = self.tape.program().listing();
+        for (i, ins) in listing.inner.iter().enumerate() {
+            if let Instruction::Custom(op) = ins {
+                let k = listing.leaves + i;
+                let label = listing.labels.iter().find(|(j, _)| *j == k);
+                return Err(Error::CannotEmit {
+                    op: (*op).to_owned(),
+                    label: label.map(|(_, l)| l.clone()),
+                });
+            }
+        }
+        identifier("the C name", &self.name)?;
+        let roles = self.roles()?;
+        let groups: Vec<&str> = self.inputs.iter().map(|(g, _)| g.as_str()).collect();
+        let data: Vec<f64> = self.tape.leaves().iter().map(Value::data).collect();
+        let program = source::Program::new(&listing, &roles, &groups, &data, self.precision);
+        Ok(CCode {
+            name: self.name.clone(),
+            header: header::header(&program, &self.name),
+            source: program.source(&self.name),
+        })
+    }
+
+    /// Each leaf's [`Role`], from the inputs and parameters named.
+    fn roles(&self) -> Result<Vec<Role>, Error> {
+        let leaves = self.tape.leaves();
+        let index: AddressMap<usize> = (leaves.iter().enumerate())
+            .map(|(i, v)| (v.address(), i))
+            .collect();
+        let find = |v: &Value| {
+            index
+                .get(&v.address())
+                .copied()
+                .ok_or(Error::NotOnTape { label: v.label() })
+        };
+        let mut roles = vec![Role::Const; leaves.len()];
+        let mut named: HashMap<usize, String> = HashMap::new();
+        let mut claim = |k: usize, what: String, roles: &mut Vec<Role>, role: Role| {
+            if let Some(before) = named.insert(k, what.clone()) {
+                return Err(Error::InvalidInput(format!(
+                    "leaf {k} of the tape{} is both {before} and {what}: name each leaf once",
+                    leaves[k]
+                        .label()
+                        .map_or_else(String::new, |l| format!(" (label {l:?})"))
+                )));
+            }
+            roles[k] = role;
+            Ok(())
+        };
+        for (group, (name, values)) in self.inputs.iter().enumerate() {
+            identifier("an input group's name", name)?;
+            for (pos, v) in values.iter().enumerate() {
+                let what = format!("input {name}[{pos}]");
+                claim(find(v)?, what, &mut roles, Role::Input { group, pos })?;
+            }
+        }
+        match &self.params {
+            Some(params) => {
+                for (pos, v) in params.iter().enumerate() {
+                    claim(
+                        find(v)?,
+                        format!("parameter {pos}"),
+                        &mut roles,
+                        Role::Param(pos),
+                    )?;
+                }
+            }
+            None => {
+                let mut pos = 0;
+                for (k, leaf) in leaves.iter().enumerate() {
+                    if roles[k] == Role::Const && !leaf.node().hidden {
+                        roles[k] = Role::Param(pos);
+                        pos += 1;
+                    }
+                }
+            }
+        }
+        Ok(roles)
+    }
+}
+
+impl CCode {
+    /// Writes `name.h` and `name.c` into the folder `dir` (which must exist); returns
+    /// their paths.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Write`] naming the file that could not be written.
+    pub fn write_to(&self, dir: &Path) -> Result<[PathBuf; 2], Error> {
+        let write = |ext: &str, text: &str| {
+            let path = dir.join(format!("{}.{ext}", self.name));
+            std::fs::write(&path, text).map_err(|source| Error::Write {
+                path: path.clone(),
+                source,
+            })?;
+            Ok(path)
+        };
+        Ok([write("h", &self.header)?, write("c", &self.source)?])
+    }
+}
+
+/// Checks that `name` is a C identifier (letters, digits, `_`, not starting with a
+/// digit) that no C keyword or reserved name clashes with.
+fn identifier(what: &str, name: &str) -> Result<(), Error> {
+    let mut chars = name.chars();
+    let starts = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    let ok = starts && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if ok && !name.starts_with("__") {
+        return Ok(());
+    }
+    Err(Error::InvalidInput(format!(
+        "{what} {name:?} is not a C identifier: use letters, digits and `_`, starting with \
+         a letter (it names the C's files and functions)"
+    )))
+}

@@ -1,0 +1,619 @@
+//! Lesson 32: a compiled tape written out as C (`micrograd::codegen`) computes the tape's
+//! numbers bit for bit: every op, random network-shaped graphs, and ten steps of
+//! micrograd's demo, loss by loss. The C is compiled here with the system's `cc` (and
+//! `g++`), run with a small driver, and its numbers read back as the bits of each
+//! `double` in hex (`f64::to_bits`): exact comparisons, no tolerance.
+//!
+//! Python has no counterpart: micrograd's graph lives only in Python.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use micrograd::codegen::{CCode, CodeGen, Precision};
+use micrograd::data::moons100;
+use micrograd::loss::{l2, svm_hinge};
+use micrograd::optim::Schedule;
+use micrograd::prelude::*;
+use micrograd::random::PythonRandom;
+use micrograd::tape::Tape;
+
+/// The flags the tape's numbers need (no contraction into FMAs, no fast-math), and
+/// those the generated C promises to compile without a warning under.
+const C_FLAGS: &[&str] = &[
+    "-std=c99",
+    "-O2",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-ffp-contract=off",
+];
+
+/// A driver for the generated C: reads commands on stdin and prints numbers as the hex
+/// bits of `double`s. `i` then the inputs (every group in order): set them; `f`: forward,
+/// print the root and the outputs; `b`: backward, print the parameters' gradients;
+/// `z`: zero_grad; `s lr`: sgd; `a lr beta1 beta2 eps`: adam; `p`: print the parameters.
+fn driver(name: &str, groups: &[&str]) -> String {
+    let up = name.to_uppercase();
+    let arrays: String = groups
+        .iter()
+        .map(|g| {
+            format!(
+                "static {name}_real in_{g}[{up}_{}_LEN + 1];\n",
+                g.to_uppercase()
+            )
+        })
+        .collect();
+    let sets: String = groups
+        .iter()
+        .map(|g| {
+            format!(
+                "for (k = 0; k < {up}_{G}_LEN; k++) in_{g}[k] = ({name}_real)get(); {name}_set_{g}(buf, in_{g});\n",
+                G = g.to_uppercase()
+            )
+        })
+        .collect();
+    format!(
+        r#"#include <stdio.h>
+#include <string.h>
+#include "{name}.h"
+static {name}_real buf[{up}_BUFFER_LEN];
+static {name}_real params[{up}_PARAMS + 1], outs[{up}_OUTPUTS + 1];
+{arrays}
+static double get(void) {{
+    unsigned long long u = 0; double x;
+    if (scanf("%llx", &u) != 1) return 0.0;
+    memcpy(&x, &u, sizeof x); return x;
+}}
+static void put(double x) {{ unsigned long long u; memcpy(&u, &x, sizeof u); printf(" %llx", u); }}
+int main(void) {{
+    char op; int k;
+    {name}_init(buf);
+    while (scanf(" %c", &op) == 1) {{
+        switch (op) {{
+        case 'i': {sets} break;
+        case 'f': put({name}_forward(buf)); {name}_outputs(buf, outs);
+            for (k = 0; k < {up}_OUTPUTS; k++) put(outs[k]);
+            printf("\n"); break;
+        case 'b': {name}_backward(buf); {name}_get_grads(buf, params);
+            for (k = 0; k < {up}_PARAMS; k++) put(params[k]);
+            printf("\n"); break;
+        case 'z': {name}_zero_grad(buf); break;
+        case 's': {{ double lr = get(); {name}_sgd(buf, ({name}_real)lr); }} break;
+        case 'a': {{ double lr = get(), b1 = get(), b2 = get(), eps = get();
+            {name}_adam(buf, ({name}_real)lr, ({name}_real)b1, ({name}_real)b2, ({name}_real)eps); }} break;
+        case 'p': {name}_get_params(buf, params);
+            for (k = 0; k < {up}_PARAMS; k++) put(params[k]);
+            printf("\n"); break;
+        default: return 1;
+        }}
+    }}
+    return 0;
+}}
+"#
+    )
+}
+
+/// Writes `code` and its driver into a fresh folder and compiles them with `compiler`
+/// (and `flags`); returns the program. Panics with the compiler's messages if it fails.
+fn build(code: &CCode, groups: &[&str], compiler: &str, flags: &[&str]) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("32_codegen-{}-{compiler}", code.name));
+    std::fs::create_dir_all(&dir).unwrap();
+    let [_, source] = code.write_to(&dir).unwrap();
+    let main = dir.join("main.c");
+    std::fs::write(&main, driver(&code.name, groups)).unwrap();
+    let exe = dir.join(&code.name);
+    let out = Command::new(compiler)
+        .args(flags)
+        .arg(&source)
+        .arg(&main)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {compiler}: {e}; install a C compiler (gcc)"));
+    assert!(
+        out.status.success(),
+        "{compiler} failed on {}:\n{}",
+        source.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    exe
+}
+
+/// Runs the driver `exe` on `script`; returns the printed lines as numbers.
+fn run(exe: &PathBuf, script: &str) -> Vec<Vec<f64>> {
+    let mut child = Command::new(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the driver failed on {script:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            l.split_whitespace()
+                .map(|h| f64::from_bits(u64::from_str_radix(h, 16).unwrap()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Numbers as the driver reads them.
+fn hex(xs: &[f64]) -> String {
+    xs.iter().map(|x| format!(" {:x}", x.to_bits())).collect()
+}
+
+/// Bits equal (any NaN equals any NaN: its payload is not part of the promise).
+fn same(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()))
+}
+
+/// Compiles `loss` (with `outputs`), writes it as C with the input groups `inputs`, and
+/// for each sample (the inputs' numbers, groups in order) compares the C's root,
+/// outputs and parameter gradients with the tape's, bit for bit. The gradients are
+/// compared where the tape's forward and backward succeed.
+fn c_equals_tape(
+    name: &str,
+    loss: &Value,
+    outputs: &[Value],
+    inputs: &[(&str, &[Value])],
+    params: &[Value],
+    samples: &[Vec<f64>],
+) {
+    let mut tape = Tape::compile_with_outputs(loss, outputs).unwrap();
+    let mut gen = CodeGen::new(&tape, name).parameters(params);
+    for (g, leaves) in inputs {
+        gen = gen.input(g, leaves);
+    }
+    let code = gen.generate().unwrap();
+    let groups: Vec<&str> = inputs.iter().map(|(g, _)| *g).collect();
+    let exe = build(&code, &groups, "cc", C_FLAGS);
+    let leaves: Vec<&Value> = inputs.iter().flat_map(|(_, l)| l.iter()).collect();
+    let mut script = String::new();
+    let mut want = Vec::new();
+    for sample in samples {
+        script += &format!("i{}\nf\nb\nz\n", hex(sample));
+        for (leaf, &x) in leaves.iter().zip(sample) {
+            leaf.set_data(x);
+        }
+        let forward = tape.forward();
+        let mut values = vec![tape.value()];
+        values.extend(tape.outputs());
+        for p in params {
+            p.zero_grad();
+        }
+        let backward = forward.is_ok() && tape.backward().is_ok();
+        let grads: Vec<f64> = params.iter().map(Value::grad).collect();
+        want.push((values, backward.then_some(grads)));
+    }
+    let got = run(&exe, &script);
+    for (i, (values, grads)) in want.iter().enumerate() {
+        let (c_values, c_grads) = (&got[2 * i], &got[2 * i + 1]);
+        assert!(
+            same(values, c_values),
+            "{name}, sample {:?}: values {values:?} (tape) vs {c_values:?} (C)",
+            samples[i]
+        );
+        if let Some(grads) = grads {
+            assert!(
+                same(grads, c_grads),
+                "{name}, sample {:?}: gradients {grads:?} (tape) vs {c_grads:?} (C)",
+                samples[i]
+            );
+        }
+    }
+}
+
+/// Inputs at which to try every op: signs, zeros, the edges of the ops' domains.
+const XS: [f64; 12] = [
+    -2.5, -1.0, -0.0, 0.0, 1e-20, 0.3, 1.0, 2.0, 7.5, 40.0, 800.0, -800.0,
+];
+
+#[test]
+fn every_op_computes_the_tapes_numbers_bit_for_bit() {
+    type Unary = fn(&Value) -> Value;
+    let unary: [(&str, Unary); 22] = [
+        ("relu", Value::relu),
+        ("leaky_relu", |v| v.leaky_relu(0.1)),
+        ("tanh", Value::tanh),
+        ("sigmoid", Value::sigmoid),
+        ("exp", Value::exp),
+        ("ln", Value::ln),
+        ("log1p", Value::log1p),
+        ("sqrt", Value::sqrt),
+        ("abs", Value::abs),
+        ("softplus", Value::softplus),
+        ("sin", Value::sin),
+        ("cos", Value::cos),
+        ("neg", |v| -v),
+        ("powf3", |v| v.powf(3.0)),
+        ("powf_half", |v| v.powf(0.5)),
+        ("powf_m1", |v| v.powf(-1.0)),
+        ("powi3", |v| v.powi(3)),
+        ("powi_m2", |v| v.powi(-2)),
+        ("powi0", |v| v.powi(0)),
+        ("powi_min", |v| v.powi(i32::MIN)),
+        ("clamp", |v| v.clamp(-1.0, 1.5)),
+        ("sum_of_one", |v| std::iter::once(v.clone()).sum()),
+    ];
+    type Binary = fn(&Value, &Value) -> Value;
+    let binary: [(&str, Binary); 7] = [
+        ("add", |a, b| a + b),
+        ("sub", |a, b| a - b),
+        ("mul", |a, b| a * b),
+        ("div", |a, b| a / b),
+        ("pow", Value::pow),
+        ("max", Value::max),
+        ("min", Value::min),
+    ];
+    let samples: Vec<Vec<f64>> = XS.iter().map(|&x| vec![x]).collect();
+    for (name, op) in unary {
+        // op(p * x) * q: the op's value and both halves of its rule reach p and q.
+        let (x, p, q) = (Value::new(0.0), Value::new(0.7), Value::new(-1.3));
+        let y = op(&(&p * &x));
+        let loss = &y * &q;
+        c_equals_tape(name, &loss, &[y], &[("x", &[x])], &[p, q], &samples);
+    }
+    for (name, op) in binary {
+        let (x, p, q) = (Value::new(0.0), Value::new(0.7), Value::new(-1.3));
+        let y = op(&(&p * &x), &(&q + &x));
+        let loss = &y * &y;
+        c_equals_tape(name, &loss, &[y], &[("x", &[x])], &[p, q], &samples);
+    }
+}
+
+#[test]
+fn sums_and_their_fused_activations_add_up_as_the_tape_does() {
+    // A neuron, `act(b + w0 x0 + w1 x1 + w2 x2)`: one sum of fused products.
+    type Act = fn(&Value) -> Value;
+    let acts: [(&str, Act); 5] = [
+        ("linear", Value::clone),
+        ("relu", Value::relu),
+        ("tanh", Value::tanh),
+        ("sigmoid", Value::sigmoid),
+        ("exp", Value::exp),
+    ];
+    for (name, act) in acts {
+        let x: Vec<Value> = (0..3).map(|_| Value::new(0.0)).collect();
+        let w: Vec<Value> = [0.3, -0.6, 0.9].map(Value::new).to_vec();
+        let b = Value::new(0.1);
+        let sum: Value = std::iter::once(b.clone())
+            .chain(w.iter().zip(&x).map(|(w, x)| w * x))
+            .sum();
+        let loss = act(&sum) * 2.0;
+        let params: Vec<Value> = w.iter().cloned().chain([b]).collect();
+        let samples: Vec<Vec<f64>> = XS.windows(3).map(|s| s.to_vec()).collect();
+        c_equals_tape(
+            &format!("neuron_{name}"),
+            &loss,
+            &[],
+            &[("x", &x)],
+            &params,
+            &samples,
+        );
+    }
+}
+
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
+/// A random op of `a` (and `b`): every op of the engine; `ln`, `sqrt`, `powf` and
+/// `pow` on `1 + a²`, where they are defined.
+fn random_op(rng: &mut Rng, a: &Value, b: &Value) -> Value {
+    let positive = |v: &Value| v * v + 1.0;
+    match rng.int(0, 24) {
+        0 => a.relu(),
+        1 => a.leaky_relu(0.05),
+        2 => a.tanh(),
+        3 => a.sigmoid(),
+        4 => (a * 0.1).exp(),
+        5 => positive(a).ln(),
+        6 => positive(a).sqrt(),
+        7 => a.abs(),
+        8 => a.softplus(),
+        9 => a.sin(),
+        10 => a.cos(),
+        11 => positive(a).powf(-0.5),
+        12 => a.powi(3),
+        13 => a.clamp(-0.5, 0.5),
+        14 => a.log1p(),
+        15 => -a,
+        16 => a + b,
+        17 => a - b,
+        18 => a * b,
+        19 => a / &positive(b),
+        20 => positive(a).pow(&(b * 0.1)),
+        21 => a.max(b),
+        22 => a.min(b),
+        _ => [a.clone(), b.clone(), a * b].into_iter().sum(),
+    }
+}
+
+/// A random network-shaped graph: a batch of samples through layers of neurons (some
+/// wide enough for the tape's layers of 16), random activations and mixing ops, each
+/// sample's score an output, an L2 term now and then. Returns the loss, the outputs,
+/// the inputs and the parameters.
+fn random_graph(rng: &mut Rng) -> (Value, Vec<Value>, Vec<Value>, Vec<Value>) {
+    let (batch, nin) = (rng.int(1, 4), rng.int(1, 3));
+    let inputs: Vec<Value> = (0..batch * nin).map(|_| Value::new(0.0)).collect();
+    let mut params = Vec::new();
+    let mut rows: Vec<Vec<Value>> = inputs.chunks(nin).map(<[Value]>::to_vec).collect();
+    for _ in 0..rng.int(1, 2) {
+        // Half of the layers 16 wide or more: the tape computes those as layers.
+        let width = if rng.int(0, 1) == 0 {
+            rng.int(16, 20)
+        } else {
+            rng.int(1, 15)
+        };
+        let neurons: Vec<(Value, Vec<Value>)> = (0..width)
+            .map(|_| {
+                (
+                    Value::new(rng.unit()),
+                    (0..rows[0].len()).map(|_| Value::new(rng.unit())).collect(),
+                )
+            })
+            .collect();
+        params.extend(
+            neurons
+                .iter()
+                .flat_map(|(b, w)| std::iter::once(b.clone()).chain(w.iter().cloned())),
+        );
+        let activation = rng.int(0, if width >= 16 { 2 } else { 3 });
+        for row in &mut rows {
+            let mut out: Vec<Value> = neurons
+                .iter()
+                .map(|(b, w)| {
+                    let sum: Value = std::iter::once(b.clone())
+                        .chain(w.iter().zip(row.iter()).map(|(w, x)| w * x))
+                        .sum();
+                    match activation {
+                        0 => sum.relu(),
+                        1 => sum.tanh(),
+                        2 => sum,
+                        _ => random_op(rng, &sum, &sum),
+                    }
+                })
+                .collect();
+            let (i, j) = (rng.int(0, out.len() - 1), rng.int(0, out.len() - 1));
+            let mixed = random_op(rng, &out[i], &out[j]);
+            out.push(mixed);
+            *row = out;
+        }
+    }
+    let scores: Vec<Value> = rows.into_iter().map(|row| row.into_iter().sum()).collect();
+    let mut loss: Value = scores.iter().map(|s| random_op(rng, s, s)).sum();
+    if rng.int(0, 1) == 1 {
+        loss += params.iter().map(|p| p * p).sum::<Value>() * 1e-3;
+    }
+    (&loss * &loss, scores, inputs, params)
+}
+
+#[test]
+fn random_graphs_compute_the_tapes_numbers_bit_for_bit() {
+    for seed in 1..=12u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let (loss, outputs, inputs, params) = random_graph(&mut rng);
+        let samples: Vec<Vec<f64>> = (0..4)
+            .map(|_| inputs.iter().map(|_| 2.0 * rng.unit()).collect())
+            .collect();
+        c_equals_tape(
+            &format!("random{seed}"),
+            &loss,
+            &outputs,
+            &[("x", &inputs)],
+            &params,
+            &samples,
+        );
+    }
+}
+
+/// The notebook's loss: `svm_hinge` of the scores plus `l2` with alpha = 1e-4.
+fn notebook_loss(model: &MLP) -> Result<Value, Error> {
+    let data = moons100();
+    let mut scores = Vec::with_capacity(data.len());
+    for x in &data.inputs {
+        scores.push(model.forward_f64(x)?.remove(0));
+    }
+    Ok(svm_hinge(&scores, &data.labels)? + l2(&model.parameters(), 1e-4))
+}
+
+// Python (the notebook's training loop), ten steps, on the tape and in C:
+//   for k in range(10):
+//       total_loss, acc = loss()
+//       model.zero_grad(); total_loss.backward()
+//       learning_rate = 1.0 - 0.9*k/100
+//       for p in model.parameters(): p.data -= learning_rate * p.grad
+#[test]
+fn ten_steps_of_the_demo_in_c_give_the_tapes_losses_bit_for_bit() -> Result<(), Error> {
+    let model = MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337));
+    let mut tape = Tape::compile(&notebook_loss(&model)?)?;
+    let code = CodeGen::new(&tape, "moons")
+        .parameters(&model.parameters())
+        .generate()?;
+    let exe = build(&code, &[], "cc", C_FLAGS);
+    let (mut opt, schedule) = (
+        Sgd::new(model.parameters(), 1.0)?,
+        Schedule::linear(1.0, 0.1, 100)?,
+    );
+    let (mut script, mut losses) = (String::new(), Vec::new());
+    for k in 0..10 {
+        losses.push(tape.forward()?);
+        opt.zero_grad();
+        tape.backward()?;
+        schedule.apply(&mut opt, k)?;
+        opt.step()?;
+        script += &format!("f\nb\ns{}\n", hex(&[opt.learning_rate()]));
+    }
+    script += "p\n";
+    let got = run(&exe, &script);
+    for (k, loss) in losses.iter().enumerate() {
+        assert_eq!(
+            got[2 * k][0].to_bits(),
+            loss.to_bits(),
+            "step {k}: {} (C) vs {loss} (tape)",
+            got[2 * k][0]
+        );
+    }
+    let params: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    assert!(same(&got[20], &params), "the parameters after ten steps");
+    Ok(())
+}
+
+// Python: model = MLP(2, [4, 1]); Adam (the Rust's), five steps on one sample.
+#[test]
+fn adam_in_c_takes_the_rust_optimisers_steps_bit_for_bit() -> Result<(), Error> {
+    let model = MLP::new(2, &[4, 1], &mut PythonRandom::seed(7));
+    let loss = (model.forward_f64(&[0.5, -1.5])?.remove(0) - 1.0).powi(2);
+    let mut tape = Tape::compile(&loss)?;
+    let code = CodeGen::new(&tape, "adam")
+        .parameters(&model.parameters())
+        .generate()?;
+    let exe = build(&code, &[], "cc", C_FLAGS);
+    let mut opt = Adam::new(model.parameters(), 0.05)?;
+    let mut script = String::new();
+    for _ in 0..5 {
+        tape.forward()?;
+        opt.zero_grad();
+        tape.backward()?;
+        opt.step()?;
+        script += &format!("f\nb\na{}\n", hex(&[0.05, 0.9, 0.999, 1e-8]));
+    }
+    let got = run(&exe, &(script + "p\n"));
+    let params: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    assert!(
+        same(&got[10], &params),
+        "{:?} (C) vs {params:?} (Rust)",
+        got[10]
+    );
+    Ok(())
+}
+
+#[test]
+fn the_c_compiles_as_cpp_too() {
+    let (x, w) = (Value::new(0.5), Value::new(-0.25));
+    let loss = (&w * &x).sigmoid().powi(2) + w.abs();
+    let tape = Tape::compile(&loss).unwrap();
+    let code = CodeGen::new(&tape, "cpp")
+        .input("x", &[x])
+        .generate()
+        .unwrap();
+    let flags = [
+        "-x",
+        "c++",
+        "-O2",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-ffp-contract=off",
+    ];
+    let exe = build(&code, &["x"], "g++", &flags);
+    let got = run(&exe, &format!("i{}\nf\n", hex(&[2.0])));
+    assert_eq!(
+        got[0][0],
+        ((-0.25f64 * 2.0).sigmoid_for_test()).powi(2) + 0.25
+    );
+}
+
+/// `sigmoid` as the engine computes it at x < 0: e^x / (1 + e^x).
+trait SigmoidForTest {
+    fn sigmoid_for_test(self) -> f64;
+}
+
+impl SigmoidForTest for f64 {
+    fn sigmoid_for_test(self) -> f64 {
+        let e = self.exp();
+        e / (1.0 + e)
+    }
+}
+
+#[test]
+fn float_c_trains_the_demo_close_to_the_double_tape() -> Result<(), Error> {
+    // What `Precision::F32` changes: every number rounded to 24 bits, not 53.
+    let model = MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337));
+    let mut tape = Tape::compile(&notebook_loss(&model)?)?;
+    let code = CodeGen::new(&tape, "moons32")
+        .parameters(&model.parameters())
+        .precision(Precision::F32)
+        .generate()?;
+    assert!(code.header.contains("typedef float moons32_real;"));
+    let exe = build(&code, &[], "cc", C_FLAGS);
+    let mut opt = Sgd::new(model.parameters(), 1.0)?;
+    let (mut script, mut losses) = (String::new(), Vec::new());
+    for _ in 0..10 {
+        losses.push(tape.forward()?);
+        opt.zero_grad();
+        tape.backward()?;
+        opt.step()?;
+        script += "f\nb\ns 3ff0000000000000\n";
+    }
+    let got = run(&exe, &script);
+    for (k, loss) in losses.iter().enumerate() {
+        let c = got[2 * k][0];
+        // float's rounding error (6e-8 relative) grown over ten steps
+        assert!(
+            (c - loss).abs() < 1e-4 * loss,
+            "step {k}: {c} (float C) vs {loss} (tape)"
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn a_custom_op_cannot_be_written_as_c_and_the_error_names_it() {
+    let x = Value::new(1.0);
+    let y = Value::custom(
+        "softsign",
+        &[&x],
+        |p| p[0] / (1.0 + p[0].abs()),
+        |p, _, d| d[0] = 1.0 / ((1.0 + p[0].abs()) * (1.0 + p[0].abs())),
+    )
+    .with_label("s");
+    let tape = Tape::compile(&(y * 2.0)).unwrap();
+    let err = CodeGen::new(&tape, "custom").generate().unwrap_err();
+    assert!(
+        matches!(err, Error::CannotEmit { ref op, .. } if op == "softsign"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("(label \"s\")"), "{err}");
+}
+
+#[test]
+fn names_must_be_c_identifiers_and_leaves_named_once() {
+    let (x, w) = (Value::new(0.5), Value::new(-0.25));
+    let tape = Tape::compile(&(&w * &x)).unwrap();
+    let bad_name = CodeGen::new(&tape, "my-model").generate().unwrap_err();
+    assert!(
+        bad_name.to_string().contains("not a C identifier"),
+        "{bad_name}"
+    );
+    let twice = CodeGen::new(&tape, "m")
+        .input("x", std::slice::from_ref(&x))
+        .parameters(&[x.clone(), w])
+        .generate()
+        .unwrap_err();
+    assert!(
+        twice
+            .to_string()
+            .contains("both input x[0] and parameter 0"),
+        "{twice}"
+    );
+    let stranger = CodeGen::new(&tape, "m")
+        .input("x", &[x.exp()])
+        .generate()
+        .unwrap_err();
+    assert!(matches!(stranger, Error::NotOnTape { .. }), "{stranger}");
+}
