@@ -131,7 +131,7 @@ def bad_inputs():
 
 
 EXAMPLES = ["01_value", "02_trace_graph", "03_moons", "04_lecture", "05_adam_toy",
-            "06_digits", "07_mnist"]
+            "06_digits", "07_mnist", "09_codegen"]
 
 
 def help_texts():
@@ -188,6 +188,27 @@ def same_on_any_threads():
               f"{name}: the same final line on 1 and 2 threads ({[f and f.group(0) for f in finals]})")
         check(all(re.search(r"[0-9.]+ µs per sample-step", out) for _, out, _ in outs),
               f"{name} prints its time per sample-step in µs")
+
+
+def codegen():
+    """09_codegen writes MNIST's network as C, compiles it with cc and trains it (a quick
+    run: one epoch on 2,000 images, which 07_mnist's docs put at 79%)."""
+    data = os.path.join(SHARED, "data", "mnist")
+    if not os.path.isdir(data):
+        print("skip 09_codegen: no ../shared/data/mnist")
+        return
+    out = tempfile.mkdtemp()
+    code, out_text, err = run("09_codegen", "--data", data, "--holdout", "2000", "--limit", "2000",
+                              "--epochs", "1", "--out", out)
+    check(code == 0, f"09_codegen exits 0 ({err.strip()[-300:]})")
+    check(re.search(r"[0-9.]+ \u00b5s per sample-step", out_text) is not None,
+          "09_codegen prints the C's time per sample-step")
+    m = final_line("09_codegen", out_text)
+    check(m is not None and float(m.group(4)) >= 75.0, "09_codegen: the C learns (>= 75% after one short epoch)")
+    check(os.path.exists(os.path.join(out, "mnist_train.h")), "09_codegen writes mnist_train.h into --out")
+    code, _, err = run("09_codegen", "--data", data, "--precision", "f16", "--out", out)
+    check(code == 1 and err.startswith("error:") and "--precision" in err,
+          f"09_codegen --precision f16: exit 1 with a clear message ({err.strip()[:160]!r})")
 
 
 help_texts()

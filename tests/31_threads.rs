@@ -38,12 +38,12 @@ fn samples(n: usize) -> Vec<[f64; 5]> {
         .collect()
 }
 
-/// The bits of a tape's leaf gradients and of the losses of a batch run on `threads`.
-fn batch_bits(threads: usize) -> (Vec<u64>, Vec<u64>) {
+/// The bits of a tape's leaf gradients and of the losses of a batch of `n` samples run
+/// on `threads`.
+fn batch_bits(n: usize, threads: usize) -> (Vec<u64>, Vec<u64>) {
     let (_, mut tape, inputs) = squared_error_tape(1);
-    // 37 samples: four full chunks and a short one.
     let losses = tape
-        .accumulate_batch(&inputs, &samples(37), threads)
+        .accumulate_batch(&inputs, &samples(n), threads)
         .unwrap();
     let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     (bits(tape.leaf_grads()), bits(&losses))
@@ -51,15 +51,18 @@ fn batch_bits(threads: usize) -> (Vec<u64>, Vec<u64>) {
 
 #[test]
 fn a_batch_gives_the_same_gradients_bit_for_bit_on_1_2_and_16_threads() {
-    let one = batch_bits(1);
-    assert_eq!(batch_bits(2), one);
-    assert_eq!(batch_bits(16), one);
+    // 37 samples: four full chunks and a short one; 300: several rounds of chunks.
+    for n in [37, 300] {
+        let one = batch_bits(n, 1);
+        assert_eq!(batch_bits(n, 2), one, "{n} samples");
+        assert_eq!(batch_bits(n, 16), one, "{n} samples");
+    }
 }
 
 // for chunk in batch: for x, y in chunk: loss(x, y).backward()   (sums flushed per chunk)
 #[test]
 fn a_batch_on_threads_is_accumulate_over_each_chunk_then_flush_on_one_thread() {
-    let data = samples(37);
+    let data = samples(300);
     let (model, mut tape, inputs) = squared_error_tape(1);
     let mut losses = Vec::new();
     for chunk in data.chunks(CHUNK) {
@@ -100,7 +103,7 @@ fn the_error_of_a_batch_is_that_of_its_lowest_failing_sample_on_any_threads() {
     let loss = x.ln().with_label("log x") + y.ln().with_label("log y");
     let mut tape = Tape::compile(&loss).unwrap();
     let inputs = tape.inputs(&[x, y]).unwrap();
-    // Sample 5 fails at `log y`, sample 30 (in the last chunk) at `log x`.
+    // Sample 5 fails at `log y`, sample 30 (in another chunk) at `log x`.
     let mut data = vec![[1.0, 2.0]; 32];
     data[5] = [1.0, -1.0];
     data[30] = [-1.0, 1.0];
@@ -111,7 +114,7 @@ fn the_error_of_a_batch_is_that_of_its_lowest_failing_sample_on_any_threads() {
             "{threads} threads: {err}"
         );
     }
-    // Nothing of the failed batch was added.
+    // As after an error of `accumulate`: the sums since the last flush are 0.
     assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
 }
 

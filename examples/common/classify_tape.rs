@@ -130,7 +130,7 @@ impl ImageTape {
 
 /// One image's scaled loss and its logits, from the leaves of the pixels, the one-hot
 /// label and the scale (see [`ImageTape::compile`]).
-fn image_loss(
+pub fn image_loss(
     model: &MLP,
     [x, y, scale]: &[Vec<Value>; 3],
 ) -> std::result::Result<(Value, Vec<Value>), micrograd::Error> {

@@ -265,3 +265,8 @@ fn identifier(what: &str, name: &str) -> Result<(), Error> {
          a letter (it names the C's files and functions)"
     )))
 }
+
+/// Runs the example of `docs/codegen.md` as a doctest, so the guide stays correct.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/codegen.md")]
+struct CodegenGuide;

@@ -13,6 +13,11 @@
 //! chunk c = ((0 + g(sample c·CHUNK)) + g(sample c·CHUNK + 1)) + ...
 //! ```
 //!
+//! The chunks run in rounds of [`ROUND`] per worker, and each round's chunk sums are
+//! added before the next round starts, so that they wait in memory for a few chunks per
+//! thread, whatever the size of the batch; rounds follow chunk order, so they change no
+//! addition either.
+//!
 //! Which thread computed which chunk changes no addition, so the gradients are the same
 //! bit for bit for 1, 2 or 16 threads, and without the `parallel` feature (which runs
 //! every chunk on the calling thread). They are those of a single-thread program that
@@ -30,6 +35,10 @@ use crate::program::{all_finite, Buffers, Program};
 /// `docs/tape.md`, "Threads"). A batch of 32 is four chunks, so up to four threads
 /// share it.
 pub const CHUNK: usize = 8;
+
+/// How many chunks each worker takes in a round of a batch (see `run_round`): the
+/// chunks' sums wait in memory until their round is over.
+const ROUND: usize = 4;
 
 /// The leaves' gradients are added up in blocks of this many leaves, each block on one
 /// thread (the order of the additions within a leaf does not depend on it).
@@ -68,6 +77,8 @@ struct Job<'a> {
     leaf_data: &'a [f64],
     inputs: &'a Inputs,
     backward: bool,
+    /// Whether this is the batch's first round: the workers' leaf data is copied then.
+    first: bool,
 }
 
 impl Tape {
@@ -81,7 +92,8 @@ impl Tape {
     /// Each sample's numbers fill the leaves `inputs` names, as
     /// [`set_inputs`](Tape::set_inputs) would; every other leaf holds the tape's data
     /// (its `Value`'s data, or what `set_inputs` wrote into the tape before the call).
-    /// The samples are cut into chunks of [`CHUNK`]; each thread takes whole chunks,
+    /// The samples are cut into chunks of [`CHUNK`]; each thread takes whole chunks
+    /// (a few at a time, so that the memory for their sums does not grow with the batch),
     /// with its own buffers over the tape's one [`Program`]; the chunks' gradients are
     /// added up in chunk order, so the result is the same bit for bit for any `threads`
     /// (see `docs/tape.md`, "Threads"). Without the
@@ -95,10 +107,9 @@ impl Tape {
     /// or if the threads cannot be started; [`Error::InputWidth`] if a sample does not
     /// have one number per input leaf (nothing runs). [`Error::NonFinite`] as
     /// [`accumulate`](Tape::accumulate) reports it, for the sample of lowest index
-    /// that met a NaN or infinity, whichever thread ran it; then no gradient of the
-    /// batch is added (the tape's sums are as before the call), unless only the sum of
-    /// the chunks overflowed, which sets the sums since the last flush to 0 as
-    /// `accumulate` does. No leaf `Value` is touched.
+    /// that met a NaN or infinity, whichever thread ran it (or naming the leaf whose sum
+    /// over the chunks overflowed); then the sums since the last flush are set to 0, as
+    /// after an error of `accumulate`'s backward pass. No leaf `Value` is touched.
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
@@ -178,7 +189,6 @@ impl Tape {
             });
         }
         self.read_written_leaves();
-        let leaves = self.leaves.len();
         let width = if backward {
             1
         } else {
@@ -186,7 +196,49 @@ impl Tape {
         };
         let chunks = samples.len().div_ceil(CHUNK);
         let workers = threads.min(chunks).max(1);
+        // The chunks run in rounds of a few per worker, each round's sums added before
+        // the next: the memory for the sums depends on the threads, not on the batch.
+        let round = workers * ROUND;
         let mut results = vec![0.0; samples.len() * width];
+        if backward && !self.unflushed {
+            // The leaves' entries hold the last `backward`'s gradient: start the sums.
+            self.buf.grad[..self.leaves.len()].fill(0.0);
+            self.unflushed = true;
+            self.alone_elsewhere = false;
+        }
+        let per_round = round * CHUNK;
+        for (r, samples) in samples.chunks(per_round).enumerate() {
+            let start = r * per_round * width;
+            let results = &mut results[start..start + samples.len() * width];
+            let ran = self.run_round(inputs, samples, results, r == 0, threads, backward);
+            if let Err(error) = ran {
+                if backward {
+                    // As `accumulate` after an error: the sums since the last flush go.
+                    self.buf.grad[..self.leaves.len()].fill(0.0);
+                }
+                return Err(error);
+            }
+        }
+        Ok(results)
+    }
+
+    /// One round of a batch: its chunks shared out among the workers (fewer than
+    /// `threads` if there are fewer chunks), run, and their sums added into the tape's.
+    /// `first` says that it is the batch's first round, whose workers copy the leaves'
+    /// data first.
+    fn run_round<S: AsRef<[f64]> + Sync>(
+        &mut self,
+        inputs: &Inputs,
+        samples: &[S],
+        results: &mut [f64],
+        first: bool,
+        threads: usize,
+        backward: bool,
+    ) -> Result<(), Error> {
+        let leaves = self.leaves.len();
+        let width = results.len() / samples.len().max(1);
+        let chunks = samples.len().div_ceil(CHUNK);
+        let workers = threads.min(chunks).max(1);
         let w = &mut self.workers;
         while w.buffers.len() < workers {
             let data = self.buf.data.clone();
@@ -202,8 +254,7 @@ impl Tape {
 
         // Worker `i` takes chunks `i * chunks / workers ..`: contiguous, whole chunks.
         let mut shares = Vec::with_capacity(workers);
-        let (mut buffers, mut rest, mut sums) =
-            (&mut w.buffers[..], &mut results[..], &mut w.sums[..]);
+        let (mut buffers, mut rest, mut sums) = (&mut w.buffers[..], results, &mut w.sums[..]);
         for i in 0..workers {
             let [c0, c1] = [i, i + 1].map(|i| i * chunks / workers);
             let [s0, s1] = [c0, c1].map(|c| (c * CHUNK).min(samples.len()));
@@ -225,6 +276,7 @@ impl Tape {
             leaf_data: &self.buf.data[..leaves],
             inputs,
             backward,
+            first,
         };
         let run = |share| job.run(share);
         #[cfg(feature = "parallel")]
@@ -238,13 +290,13 @@ impl Tape {
         #[cfg(not(feature = "parallel"))]
         let failed: Vec<Result<(), Error>> = shares.into_iter().map(run).collect();
         // Each worker stops at its first error, that of its lowest failing sample, and
-        // the workers' samples follow each other: the first error in worker order is
-        // that of the batch's lowest failing sample, whoever ran what.
+        // the workers' samples follow each other (and the rounds): the first error in
+        // worker order is that of the batch's lowest failing sample, whoever ran what.
         failed.into_iter().collect::<Result<(), Error>>()?;
         if backward {
             self.add_chunk_sums(workers > 1)?;
         }
-        Ok(results)
+        Ok(())
     }
 
     /// Adds the chunks' gradient sums into the tape's sums, chunk after chunk (on the
@@ -252,12 +304,6 @@ impl Tape {
     fn add_chunk_sums(&mut self, parallel: bool) -> Result<(), Error> {
         let leaves = self.leaves.len();
         let grad = &mut self.buf.grad[..leaves];
-        if !self.unflushed {
-            // The leaves' entries hold the last `backward`'s gradient: start the sums.
-            grad.fill(0.0);
-            self.unflushed = true;
-            self.alone_elsewhere = false;
-        }
         let sums = &self.workers.sums;
         let add = |(block, grad): (usize, &mut [f64])| {
             for chunk in sums.chunks(leaves) {
@@ -290,13 +336,11 @@ impl Tape {
         let Some(leaf) = bad else {
             return Ok(());
         };
-        let value = grad[leaf];
-        grad.fill(0.0);
         Err(Error::NonFinite {
             pass: Pass::Backward,
             op: "",
             label: self.program.label_of(leaf),
-            value,
+            value: grad[leaf],
         })
     }
 }
@@ -312,9 +356,11 @@ impl Job<'_> {
             sums,
         } = share;
         let (program, leaves) = (self.program, self.leaf_data.len());
-        buf.data[..leaves].copy_from_slice(self.leaf_data);
-        buf.leaves_finite = all_finite(self.leaf_data);
-        buf.panels_stale = true;
+        if self.first {
+            buf.data[..leaves].copy_from_slice(self.leaf_data);
+            buf.leaves_finite = all_finite(self.leaf_data);
+            buf.panels_stale = true;
+        }
         let width = results.len() / samples.len().max(1);
         for (c, chunk) in samples.chunks(CHUNK).enumerate() {
             buf.grad[..leaves].fill(0.0);
