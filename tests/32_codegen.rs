@@ -505,7 +505,8 @@ fn adam_in_c_takes_the_rust_optimisers_steps_bit_for_bit() -> Result<(), Error> 
 #[test]
 fn the_c_compiles_as_cpp_too() {
     let (x, w) = (Value::new(0.5), Value::new(-0.25));
-    let loss = (&w * &x).sigmoid().powi(2) + w.abs();
+    // (A label that would end or nest a C comment stays inside it.)
+    let loss = ((&w * &x).sigmoid().with_label("a */ b /* c").powi(2) + w.abs()).with_label("loss");
     let tape = Tape::compile(&loss).unwrap();
     let code = CodeGen::new(&tape, "cpp")
         .input("x", &[x])
@@ -616,4 +617,25 @@ fn names_must_be_c_identifiers_and_leaves_named_once() {
         .generate()
         .unwrap_err();
     assert!(matches!(stranger, Error::NotOnTape { .. }), "{stranger}");
+}
+
+#[test]
+fn the_code_grows_with_the_instructions_not_with_the_nodes() -> Result<(), Error> {
+    // MLP(n, [16, 2]) for n = 10 and n = 1000: 100 times the nodes, the same instructions
+    // (a layer of 16 sums, two sums, their runs), so the same code; only the table of
+    // initial values grows.
+    let code_lines = |n: usize| -> Result<usize, Error> {
+        let model = MLP::new(n, &[16, 2], &mut PythonRandom::seed(1));
+        let x: Vec<Value> = (0..n).map(|_| Value::new(0.0)).collect();
+        let loss: Value = model.forward(&x)?.iter().map(|z| z * z).sum();
+        let tape = Tape::compile(&loss)?;
+        let code = CodeGen::new(&tape, "mlp").input("x", &x).generate()?;
+        let source = &code.source;
+        Ok(source[..source.find("static const real initial").unwrap()]
+            .lines()
+            .count())
+    };
+    assert_eq!(code_lines(10)?, code_lines(1000)?);
+    assert!(code_lines(1000)? < 450);
+    Ok(())
 }

@@ -199,6 +199,19 @@ impl<'t> CodeGen<'t> {
         };
         for (group, (name, values)) in self.inputs.iter().enumerate() {
             identifier("an input group's name", name)?;
+            // (Its length is `NAME_<GROUP>_LEN` in the header.)
+            let upper = name.to_uppercase();
+            let clash = ["SGD_BUFFER", "BUFFER"].contains(&upper.as_str())
+                || self.inputs[..group]
+                    .iter()
+                    .any(|(g, _)| g.to_uppercase() == upper);
+            if clash {
+                return Err(Error::InvalidInput(format!(
+                    "input group {name:?}: its length would be {}_{upper}_LEN in the header, \
+                     which another name there already is; rename the group",
+                    self.name.to_uppercase()
+                )));
+            }
             for (pos, v) in values.iter().enumerate() {
                 let what = format!("input {name}[{pos}]");
                 claim(find(v)?, what, &mut roles, Role::Input { group, pos })?;
