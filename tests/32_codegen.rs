@@ -603,7 +603,7 @@ fn names_must_be_c_identifiers_and_leaves_named_once() {
     );
     let twice = CodeGen::new(&tape, "m")
         .input("x", std::slice::from_ref(&x))
-        .parameters(&[x.clone(), w])
+        .parameters(&[x.clone(), w.clone()])
         .generate()
         .unwrap_err();
     assert!(
@@ -611,6 +611,16 @@ fn names_must_be_c_identifiers_and_leaves_named_once() {
             .to_string()
             .contains("both input x[0] and parameter 0"),
         "{twice}"
+    );
+    let frozen = Value::new(1.0).no_grad();
+    let tape2 = Tape::compile(&(&w * &frozen)).unwrap();
+    let err = CodeGen::new(&tape2, "m")
+        .parameters(&[w.clone(), frozen])
+        .generate()
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("parameter 1 needs no gradient"),
+        "{err}"
     );
     let stranger = CodeGen::new(&tape, "m")
         .input("x", &[x.exp()])
