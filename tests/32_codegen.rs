@@ -452,6 +452,12 @@ fn random_graphs_compute_the_tapes_numbers_bit_for_bit() {
             &samples,
         ));
     }
+    // (Some of them with the tape's layers, which the C computes with `layer16`.)
+    let layered = cases
+        .iter()
+        .filter(|c| c.code.source.contains("layer16(d"))
+        .count();
+    assert!(layered >= 2, "only {layered} random graphs have layers");
     c_equals_tape(cases);
 }
 
