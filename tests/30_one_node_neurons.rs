@@ -207,3 +207,34 @@ fn forward_f64_makes_inputs_that_need_no_gradient() {
 fn only_a_leaf_can_be_marked_as_needing_no_gradient() {
     let _ = Value::new(1.0).relu().no_grad();
 }
+
+// dot = draw_dot(n(x))   -- the lecture's neuron: b + w0*x0, + w1*x1, then tanh
+#[test]
+fn to_dot_can_draw_a_neuron_as_pythons_products_and_sums() {
+    use micrograd::view::{DotOptions, RankDir};
+    let b = Value::new(0.25).with_label("b");
+    let w = [Value::new(0.5), Value::new(-1.0)];
+    let x = [Value::new(1.0), Value::new(-2.0)];
+    let y = Value::neuron(&b, &w, &x, Activation::Tanh).unwrap();
+    y.backward();
+    // Python's graph, node for node: ((b + w0*x0) + w1*x1).tanh()
+    let python = ((&b + &w[0] * &x[0]) + &w[1] * &x[1]).tanh();
+    python.backward();
+    // Every record (label, data, grad) and op, whatever the nodes' numbering.
+    let labels = |dot: String| {
+        let mut l: Vec<String> = dot
+            .lines()
+            .filter_map(|l| l.split_once("label=").map(|(_, t)| t.to_owned()))
+            .collect();
+        l.sort();
+        l
+    };
+    let drawn = y.to_dot_with(DotOptions::new().as_python());
+    assert_eq!(labels(drawn), labels(python.to_dot()));
+    assert_eq!(y.to_dot().matches("op [label=").count(), 1, "one node here");
+    assert_eq!(
+        y.to_dot_with(RankDir::LR),
+        y.to_dot(),
+        "RankDir callers unchanged"
+    );
+}

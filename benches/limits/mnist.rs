@@ -168,7 +168,11 @@ impl ImageTape {
     ///
     /// If `model` does not take 784 inputs and give 10 outputs.
     pub fn compile(model: &MLP) -> ImageTape {
-        let leaves = |n: usize| (0..n).map(|_| Value::new(0.0)).collect::<Vec<_>>();
+        let leaves = |n: usize| {
+            (0..n)
+                .map(|_| Value::new(0.0).no_grad())
+                .collect::<Vec<_>>()
+        };
         let (x, y, scale) = (leaves(PIXELS), leaves(CLASSES), leaves(1));
         let tape = Tape::compile(&image_loss(model, &x, &y, &scale[0])).expect("a graph");
         ImageTape {

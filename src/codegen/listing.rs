@@ -5,7 +5,6 @@ use std::ops::Range;
 
 use crate::engine::op::Op;
 use crate::engine::rules::Consts;
-use crate::program::layer::WIDTH;
 use crate::program::{Program, Step};
 
 /// What one inner node of a [`Program`] computes (see the table at [`Program`]).
@@ -96,7 +95,7 @@ impl Program {
             .iter()
             .map(|l| LayerPlan {
                 first: l.first as usize,
-                width: WIDTH,
+                width: l.width as usize,
                 panel: l.panel as usize,
             })
             .collect();

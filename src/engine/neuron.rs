@@ -76,14 +76,9 @@ impl Value {
         parents.push(bias.clone());
         // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
         // for every b but -0.0 with no products, where both engines here give 0.0).
-        let (mut sum, mut wants) = {
-            let b = bias.node();
-            (0.0 + b.data, b.passes_grad())
-        };
+        let mut sum = 0.0 + bias.data();
         for (w, x) in weights.iter().zip(inputs) {
-            let (w_node, x_node) = (w.node(), x.node());
-            sum += w_node.data * x_node.data;
-            wants |= w_node.passes_grad() || x_node.passes_grad();
+            sum += w.data() * x.data();
             parents.push(w.clone());
             parents.push(x.clone());
         }
@@ -96,7 +91,7 @@ impl Value {
         let data = act.op().map_or(sum, |op| op.forward(sum, 0.0, NO_CONSTS));
         let parents = Parents::Many(parents.into_boxed_slice());
         let op = Op::Neuron(act);
-        let out = Value::from_op(data, op, parents, NO_CONSTS, wants, Box::new(rule));
+        let out = Value::from_op(data, op, parents, NO_CONSTS, Box::new(rule));
         Ok(match (activation, separate) {
             (Activation::LeakyRelu(slope), _) => out.leaky_relu(slope),
             (_, Some(op)) => out.unary(op, NO_CONSTS),

@@ -16,41 +16,29 @@ impl Value {
     /// A node with the single parent `self`; `c` holds the op's constants (the
     /// exponent of `powf`, ...; [`NO_CONSTS`] for ops without any).
     pub(crate) fn unary(&self, op: Op, c: Consts) -> Value {
-        let (data, wants) = {
-            let x = self.node();
-            (op.forward(x.data, 0.0, c), x.passes_grad())
-        };
+        let data = op.forward(self.data(), 0.0, c);
         let parents = Parents::One([self.clone()]);
-        Value::from_op(data, op, parents, c, wants, Box::new(unary_rule))
+        Value::from_op(data, op, parents, c, Box::new(unary_rule))
     }
 
     /// A node with the parents `self` and `other`.
     pub(crate) fn binary(&self, other: &Value, op: Op) -> Value {
-        let (data, wants) = {
-            let (a, b) = (self.node(), other.node());
-            let data = op.forward(a.data, b.data, NO_CONSTS);
-            (data, a.passes_grad() || b.passes_grad())
-        };
+        let data = op.forward(self.data(), other.data(), NO_CONSTS);
         let parents = Parents::Two([self.clone(), other.clone()]);
-        Value::from_op(data, op, parents, NO_CONSTS, wants, Box::new(binary_rule))
+        Value::from_op(data, op, parents, NO_CONSTS, Box::new(binary_rule))
     }
 
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,
     /// added left to right from 0 as Python's `sum()` does. d/dxᵢ = 1 for every term.
     fn sum_of(terms: Box<[Value]>) -> Value {
-        let (mut out, mut wants) = (0.0, false);
-        for t in terms.iter() {
-            let t = t.node();
-            out += t.data;
-            wants |= t.passes_grad();
-        }
+        let out = terms.iter().fold(0.0, |acc, t| acc + t.data());
         let backward = |out: &Node| {
             for t in out.parents() {
                 t.add_grad(out.grad);
             }
         };
         let parents = Parents::Many(terms);
-        Value::from_op(out, Op::Sum, parents, NO_CONSTS, wants, Box::new(backward))
+        Value::from_op(out, Op::Sum, parents, NO_CONSTS, Box::new(backward))
     }
 }
 

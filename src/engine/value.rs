@@ -217,7 +217,7 @@ impl Value {
     }
 
     /// A node made by an operation; its constants `consts` are stored only when they
-    /// are not all zero; `requires_grad` is whether a parent [`passes_grad`](Node::passes_grad). (Always inlined: out of line it cost the dynamic moons step 2.5%
+    /// are not all zero. It needs a gradient if a parent [`passes_grad`](Node::passes_grad). (Always inlined: out of line it cost the dynamic moons step 2.5%
     /// more instructions, measured with callgrind.)
     #[inline(always)]
     pub(crate) fn from_op(
@@ -225,9 +225,9 @@ impl Value {
         op: Op,
         parents: Parents,
         consts: Consts,
-        requires_grad: bool,
         backward: BackwardFn,
     ) -> Value {
+        let requires_grad = parents.as_slice().iter().any(|p| p.node().passes_grad());
         let extra = (consts != NO_CONSTS).then(|| {
             Box::new(Extra {
                 consts,

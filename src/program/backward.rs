@@ -79,7 +79,8 @@ impl Program {
                 k = layer.first as usize;
                 // (The sums of a layer have the same step.)
                 let step = self.steps[k];
-                finite &= layer_backward((data, grad), layer, (&self.args, runs), step);
+                let arrays = (&self.args[..], &runs[..], &self.run_grads[..]);
+                finite &= layer_backward((data, grad), layer, arrays, step);
                 continue;
             }
             let [a, b] = self.args[k].map(|i| i as usize);
@@ -94,7 +95,8 @@ impl Program {
                     // Nothing flows back through a zero gradient (a ReLU that is off):
                     // every term would add `finite * 0.0`, which leaves a sum unchanged.
                     if g != 0.0 {
-                        finite &= dot_backward(data, grad, &runs[a..b], g);
+                        let needs = &self.run_grads[a..b];
+                        finite &= dot_backward((data, grad), (&runs[a..b], needs), g);
                     }
                 }
                 Step::Binary(op) => {

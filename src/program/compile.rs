@@ -121,6 +121,7 @@ impl Program {
             leaves: leaves.len(),
             hidden: leaves.iter().map(|v| v.node().hidden).collect(),
             frozen: frozen(order, &leaves),
+            run_grads: Vec::new(),
             scratch: 0,
         };
         let mut data = Vec::with_capacity(n + 1);
@@ -167,6 +168,7 @@ impl Program {
             }
         }
         data.push(1.0);
+        program.plan_run_grads();
         program.group_layers(leaves.len(), &depths);
         program.group_side_by_side(leaves.len(), &depths);
         program.outputs = outputs
@@ -352,6 +354,20 @@ fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
 const SIDE_BY_SIDE_MIN_TERMS: u32 = 3;
 
 impl Program {
+    /// Fills [`Program::run_grads`]: a run's half needs its gradients if one of its
+    /// nodes is neither a frozen leaf nor the constant 1 after the root.
+    fn plan_run_grads(&mut self) {
+        let mut needs = vec![true; self.steps.len() + 1];
+        for &i in &self.frozen {
+            needs[i as usize] = false;
+        }
+        needs[self.steps.len()] = false;
+        let any = |r: std::ops::Range<usize>| needs[r].iter().any(|&n| n);
+        self.run_grads = (self.runs.iter())
+            .map(|r| u8::from(any(r.xs())) | (u8::from(any(r.ys())) << 1))
+            .collect();
+    }
+
     /// Finds the groups of four consecutive `sum`s (with or without an activation) that
     /// `forward` can compute side by side: the same depth (so none reads another), runs
     /// of the same lengths, and enough terms to pay for the bookkeeping.

@@ -160,7 +160,7 @@ fn sums<const N: usize>(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WIDT
 pub(super) fn layer_backward(
     (data, grad): (&[f64], &mut [f64]),
     layer: Layer,
-    (args, runs): (&[[u32; 2]], &[Run]),
+    (args, runs, needs): (&[[u32; 2]], &[Run], &[u8]),
     step: Step,
 ) -> bool {
     let mut finite = true;
@@ -171,7 +171,11 @@ pub(super) fn layer_backward(
             _ => grad[k],
         };
         if g != 0.0 {
-            finite &= dot_backward(data, grad, &runs[a as usize..b as usize], g);
+            let (runs, needs) = (
+                &runs[a as usize..b as usize],
+                &needs[a as usize..b as usize],
+            );
+            finite &= dot_backward((data, grad), (runs, needs), g);
         }
     }
     finite
@@ -179,21 +183,36 @@ pub(super) fn layer_backward(
 
 /// The chain rule through a `sum` with the terms `runs` and the gradient `g` (after
 /// its activation's local derivative): each term `x * y` adds `y * g` to `x`'s gradient
-/// and `x * g` to `y`'s (Python's `self.grad += other.data * out.grad`). Returns whether
+/// and `x * g` to `y`'s (Python's `self.grad += other.data * out.grad`), where `needs`
+/// (the runs' [`run_grads`](Program::run_grads)) says anyone needs them. Returns whether
 /// every gradient it wrote is finite.
 #[inline]
-pub(super) fn dot_backward(data: &[f64], grad: &mut [f64], runs: &[Run], g: f64) -> bool {
+pub(super) fn dot_backward(
+    (data, grad): (&[f64], &mut [f64]),
+    (runs, needs): (&[Run], &[u8]),
+    g: f64,
+) -> bool {
     let mut finite = true;
-    for &run in runs {
+    for (&run, &need) in runs.iter().zip(needs) {
+        let (x, y) = (need & 1 != 0, need & 2 != 0);
         if run.len == 1 {
             // (A neuron's bias: no loops to set up for one term.)
-            let (x, y) = (run.x as usize, run.y as usize);
-            grad[x] += data[y] * g;
-            grad[y] += data[x] * g;
-            finite &= grad[x].is_finite() & grad[y].is_finite();
+            let (i, j) = (run.x as usize, run.y as usize);
+            if x {
+                grad[i] += data[j] * g;
+                finite &= grad[i].is_finite();
+            }
+            if y {
+                grad[j] += data[i] * g;
+                finite &= grad[j].is_finite();
+            }
         } else {
-            finite &= add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
-            finite &= add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
+            if x {
+                finite &= add_scaled(&mut grad[run.xs()], &data[run.ys()], g);
+            }
+            if y {
+                finite &= add_scaled(&mut grad[run.ys()], &data[run.xs()], g);
+            }
         }
     }
     finite

@@ -124,6 +124,11 @@ pub struct Program {
     /// whose consumers need no gradient. The backward pass leaves their entries at 0 and
     /// hands nothing to their `Value`s.
     pub(crate) frozen: Vec<u32>,
+    /// For each entry of `runs`, which of its factors' gradients anyone needs: bit 1
+    /// for the first factors (`x`), bit 2 for the second ones (`y`). A half whose nodes
+    /// all need none (frozen leaves, such as inputs made with `no_grad`, and the
+    /// constant 1 after the root) is skipped by the backward pass: MNIST's 784 pixels.
+    pub(crate) run_grads: Vec<u8>,
     /// The room a custom node needs for its parents' data and its local derivatives
     /// (twice the most parents a custom node has).
     pub(crate) scratch: usize,

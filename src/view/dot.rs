@@ -3,7 +3,8 @@
 use std::fmt::Write;
 
 use crate::engine::address::AddressMap;
-use crate::engine::op::Op;
+use crate::engine::op::{Act, Op};
+use crate::engine::rules::NO_CONSTS;
 use crate::engine::value::{Node, Value};
 use crate::engine::walk::for_each_node;
 
@@ -27,6 +28,55 @@ impl RankDir {
             RankDir::LR => "LR",
             RankDir::TB => "TB",
         }
+    }
+}
+
+/// How [`Value::to_dot_with`] draws a graph: its [`RankDir`], and whether each neuron
+/// node ([`Value::neuron`]) is drawn as the one node it is here or as the `*` and `+`
+/// nodes Python's `Neuron.__call__` builds (same numbers). A [`RankDir`] converts into
+/// it, so `to_dot_with(RankDir::TB)` keeps working.
+///
+/// ```
+/// use micrograd::{nn::Activation, view::{DotOptions, RankDir}, Value};
+/// let (b, w, x) = (Value::new(0.5), [Value::new(2.0)], [Value::new(3.0)]);
+/// let y = Value::neuron(&b, &w, &x, Activation::Relu)?;
+/// assert!(y.to_dot().contains("label=\"relu neuron\""));
+/// let python = y.to_dot_with(DotOptions::new().rankdir(RankDir::TB).as_python());
+/// assert!(python.contains("label=\"*\"") && python.contains("label=\"relu\""));
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DotOptions {
+    rankdir: RankDir,
+    as_python: bool,
+}
+
+impl DotOptions {
+    /// Left to right, neurons as one node each (what [`Value::to_dot`] draws).
+    pub fn new() -> DotOptions {
+        DotOptions::default()
+    }
+
+    /// The direction of the arrows.
+    pub fn rankdir(self, rankdir: RankDir) -> DotOptions {
+        DotOptions { rankdir, ..self }
+    }
+
+    /// Draws each neuron node as Python's graph of it: a `*` node per input, a `+` node
+    /// per term (`b + w0*x0`, then `+ w1*x1`, ...) and the activation, 2n + 1 nodes for n
+    /// inputs, with the values and (after `backward()`) the gradients Python's nodes
+    /// have. Every other node is drawn as it is.
+    pub fn as_python(self) -> DotOptions {
+        DotOptions {
+            as_python: true,
+            ..self
+        }
+    }
+}
+
+impl From<RankDir> for DotOptions {
+    fn from(rankdir: RankDir) -> DotOptions {
+        DotOptions::new().rankdir(rankdir)
     }
 }
 
@@ -55,7 +105,9 @@ impl Value {
     }
 
     /// [`to_dot`](Value::to_dot) with the layout direction of `trace_graph.ipynb`'s
-    /// `draw_dot(root, rankdir='TB')`: [`RankDir::TB`] draws inputs at the top.
+    /// `draw_dot(root, rankdir='TB')` ([`RankDir::TB`] draws inputs at the top), or
+    /// with [`DotOptions`]: [`as_python`](DotOptions::as_python) draws each neuron as the
+    /// products and sums Python builds for it.
     ///
     /// ```
     /// use micrograd::{view::RankDir, Value};
@@ -63,7 +115,9 @@ impl Value {
     /// assert!(y.to_dot_with(RankDir::TB).contains("rankdir=TB"));
     /// assert_eq!(y.to_dot_with(RankDir::LR), y.to_dot());
     /// ```
-    pub fn to_dot_with(&self, rankdir: RankDir) -> String {
+    pub fn to_dot_with(&self, options: impl Into<DotOptions>) -> String {
+        let options = options.into();
+        let rankdir = options.rankdir;
         let mut ids: AddressMap<usize> = AddressMap::default();
         let mut nodes = Vec::new();
         for_each_node(self, |v| {
@@ -85,7 +139,9 @@ impl Value {
                 "  n{i} [shape=record, label=\"{{ {label}data {:.4} | grad {:.4} }}\"];",
                 node.data, node.grad
             );
-            if node.op != Op::Leaf {
+            if let (Op::Neuron(act), true) = (node.op, options.as_python) {
+                python_neuron(&mut out, i, &node, act, id);
+            } else if node.op != Op::Leaf {
                 let _ = writeln!(out, "  n{i}op [label=\"{}\"];", op_label(&node));
                 let _ = writeln!(out, "  n{i}op -> n{i};");
                 for parent in node.parents() {
@@ -95,6 +151,60 @@ impl Value {
         }
         out.push_str("}\n");
         out
+    }
+}
+
+/// Draws the neuron node `n{i}` (already written as a record) as Python's graph:
+/// `n{i}p{k}` for the product `wk*xk`, `n{i}s{k}` for the sum after it (the last one is
+/// `n{i}` itself for a linear neuron), then the activation. Their gradients are those
+/// Python's nodes get from `out.grad`: `f'(sum) * out.grad` for every product and sum.
+fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(&Value) -> usize) {
+    let [b, wx @ ..] = node.parents() else {
+        unreachable!("a neuron node has its bias")
+    };
+    let g = act.op().map_or(node.grad, |op| {
+        0.0 + op.local_grads(0.0, 0.0, node.data, NO_CONSTS).0 * node.grad
+    });
+    let record = |out: &mut String, name: &str, data: f64| {
+        let _ = writeln!(
+            out,
+            "  {name} [shape=record, label=\"{{ data {data:.4} | grad {g:.4} }}\"];"
+        );
+    };
+    let op = |out: &mut String, name: &str, label: &str, inputs: &[&str]| {
+        let _ = writeln!(out, "  {name}op [label=\"{label}\"];");
+        let _ = writeln!(out, "  {name}op -> {name};");
+        for input in inputs {
+            let _ = writeln!(out, "  {input} -> {name}op;");
+        }
+    };
+    // Python: sum((wi*xi for wi,xi in zip(self.w, x)), self.b): b + w0*x0, then + w1*x1, ...
+    let (mut sum, mut prev) = (0.0 + b.data(), format!("n{}", id(b)));
+    let n = wx.len() / 2;
+    for (k, pair) in wx.chunks_exact(2).enumerate() {
+        let (w, x) = (&pair[0], &pair[1]);
+        let (product, p) = (format!("n{i}p{k}"), w.data() * x.data());
+        record(out, &product, p);
+        let (w, x) = (format!("n{}", id(w)), format!("n{}", id(x)));
+        op(out, &product, "*", &[&w, &x]);
+        sum += p;
+        let last_is_node = k + 1 == n && act == Act::Linear;
+        let s = if last_is_node {
+            format!("n{i}")
+        } else {
+            format!("n{i}s{k}")
+        };
+        if !last_is_node {
+            record(out, &s, sum);
+        }
+        op(out, &s, "+", &[&prev, &product]);
+        prev = s;
+    }
+    match act.op() {
+        Some(f) => op(out, &format!("n{i}"), f.symbol(), &[&prev]),
+        // (No inputs: Python's `sum([], b)` is `b` itself.)
+        None if n == 0 => op(out, &format!("n{i}"), "+", &[&prev]),
+        None => {}
     }
 }
 

@@ -1,6 +1,6 @@
 //! A drawing of a graph: micrograd's `draw_dot(root)`, shown inline in a notebook.
 
-use super::dot::RankDir;
+use super::dot::{DotOptions, RankDir};
 use super::svg::{render, render_auto, Renderer};
 use crate::engine::Value;
 use crate::error::Error;
@@ -24,9 +24,10 @@ pub struct Drawing {
 }
 
 /// Draws the graph under `root`: micrograd's `draw_dot(root, format='svg', rankdir='LR')`.
-pub fn draw_dot(root: &Value, rankdir: RankDir) -> Drawing {
+/// `options` is a [`RankDir`] or [`DotOptions`] (to draw neurons as Python's graph).
+pub fn draw_dot(root: &Value, options: impl Into<DotOptions>) -> Drawing {
     Drawing {
-        dot: root.to_dot_with(rankdir),
+        dot: root.to_dot_with(options),
     }
 }
 

@@ -4,7 +4,7 @@
 //!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
-//! | `dot.rs` | [`Value::to_dot`](crate::Value::to_dot), [`RankDir`] | `trace_graph.ipynb`'s `draw_dot` |
+//! | `dot.rs` | [`Value::to_dot`](crate::Value::to_dot), [`RankDir`], [`DotOptions`] (a neuron drawn as Python's graph) | `trace_graph.ipynb`'s `draw_dot` |
 //! | `svg.rs` | SVG by Graphviz or by the pure-Rust `layout-rs` ([`Renderer`]) | `dot.render(format='svg')` |
 //! | `drawing.rs` | [`Drawing`], [`draw_dot`], inline display in evcxr notebooks | a `Digraph` shown by Jupyter |
 //! | `html.rs`, `stepper.js`, `stepper.css` | [`Value::to_html`](crate::Value::to_html): a page that steps through `backward()` | the lecture's `o._backward()`, node by node |
@@ -24,6 +24,6 @@ mod rule_text;
 mod svg;
 mod trace;
 
-pub use dot::RankDir;
+pub use dot::{DotOptions, RankDir};
 pub use drawing::{draw_dot, Drawing};
 pub use svg::Renderer;
