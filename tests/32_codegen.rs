@@ -161,29 +161,36 @@ fn same(a: &[f64], b: &[f64]) -> bool {
             .all(|(x, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()))
 }
 
-/// Compiles `loss` (with `outputs`), writes it as C with the input groups `inputs`, and
-/// for each sample (the inputs' numbers, groups in order) compares the C's root,
-/// outputs and parameter gradients with the tape's, bit for bit. The gradients are
-/// compared where the tape's forward and backward succeed.
-fn c_equals_tape(
+/// A graph written as C, with a script for the driver and what the tape computed for it.
+struct Case {
+    code: CCode,
+    groups: Vec<String>,
+    samples: Vec<Vec<f64>>,
+    script: String,
+    /// Per sample: the root and outputs, and the parameters' gradients where the tape's
+    /// forward and backward succeed.
+    want: Vec<(Vec<f64>, Option<Vec<f64>>)>,
+}
+
+/// Compiles `loss` (with `outputs`) on a tape, writes it as C with the input groups
+/// `inputs`, and runs the tape on each sample (the inputs' numbers, groups in order):
+/// the [`Case`] that [`c_equals_tape`] checks.
+fn case(
     name: &str,
     loss: &Value,
     outputs: &[Value],
     inputs: &[(&str, &[Value])],
     params: &[Value],
     samples: &[Vec<f64>],
-) {
+) -> Case {
     let mut tape = Tape::compile_with_outputs(loss, outputs).unwrap();
     let mut gen = CodeGen::new(&tape, name).parameters(params);
     for (g, leaves) in inputs {
         gen = gen.input(g, leaves);
     }
     let code = gen.generate().unwrap();
-    let groups: Vec<&str> = inputs.iter().map(|(g, _)| *g).collect();
-    let exe = build(&code, &groups, "cc", C_FLAGS);
     let leaves: Vec<&Value> = inputs.iter().flat_map(|(_, l)| l.iter()).collect();
-    let mut script = String::new();
-    let mut want = Vec::new();
+    let (mut script, mut want) = (String::new(), Vec::new());
     for sample in samples {
         script += &format!("i{}\nf\nb\nz\n", hex(sample));
         for (leaf, &x) in leaves.iter().zip(sample) {
@@ -199,22 +206,43 @@ fn c_equals_tape(
         let grads: Vec<f64> = params.iter().map(Value::grad).collect();
         want.push((values, backward.then_some(grads)));
     }
-    let got = run(&exe, &script);
-    for (i, (values, grads)) in want.iter().enumerate() {
-        let (c_values, c_grads) = (&got[2 * i], &got[2 * i + 1]);
-        assert!(
-            same(values, c_values),
-            "{name}, sample {:?}: values {values:?} (tape) vs {c_values:?} (C)",
-            samples[i]
-        );
-        if let Some(grads) = grads {
-            assert!(
-                same(grads, c_grads),
-                "{name}, sample {:?}: gradients {grads:?} (tape) vs {c_grads:?} (C)",
-                samples[i]
-            );
-        }
+    let groups = inputs.iter().map(|(g, _)| g.to_string()).collect();
+    Case {
+        code,
+        groups,
+        samples: samples.to_vec(),
+        script,
+        want,
     }
+}
+
+/// Compiles each case's C, runs it, and compares its root, outputs and parameter
+/// gradients with the tape's, bit for bit (two compilers at a time).
+fn c_equals_tape(cases: Vec<Case>) {
+    let check = |case: &Case| {
+        let groups: Vec<&str> = case.groups.iter().map(String::as_str).collect();
+        let got = run(&build(&case.code, &groups, "cc", C_FLAGS), &case.script);
+        let name = &case.code.name;
+        for (i, (values, grads)) in case.want.iter().enumerate() {
+            let (c_values, c_grads, sample) = (&got[2 * i], &got[2 * i + 1], &case.samples[i]);
+            assert!(
+                same(values, c_values),
+                "{name}, sample {sample:?}: values {values:?} (tape) vs {c_values:?} (C)"
+            );
+            if let Some(grads) = grads {
+                assert!(
+                    same(grads, c_grads),
+                    "{name}, sample {sample:?}: gradients {grads:?} (tape) vs {c_grads:?} (C)"
+                );
+            }
+        }
+    };
+    let (odd, even): (Vec<_>, Vec<_>) = cases.iter().enumerate().partition(|(i, _)| i % 2 == 1);
+    std::thread::scope(|s| {
+        let other = s.spawn(|| odd.iter().for_each(|(_, c)| check(c)));
+        even.iter().for_each(|(_, c)| check(c));
+        other.join().unwrap();
+    });
 }
 
 /// Inputs at which to try every op: signs, zeros, the edges of the ops' domains.
@@ -260,19 +288,21 @@ fn every_op_computes_the_tapes_numbers_bit_for_bit() {
         ("min", Value::min),
     ];
     let samples: Vec<Vec<f64>> = XS.iter().map(|&x| vec![x]).collect();
+    let mut cases = Vec::new();
     for (name, op) in unary {
         // op(p * x) * q: the op's value and both halves of its rule reach p and q.
         let (x, p, q) = (Value::new(0.0), Value::new(0.7), Value::new(-1.3));
         let y = op(&(&p * &x));
         let loss = &y * &q;
-        c_equals_tape(name, &loss, &[y], &[("x", &[x])], &[p, q], &samples);
+        cases.push(case(name, &loss, &[y], &[("x", &[x])], &[p, q], &samples));
     }
     for (name, op) in binary {
         let (x, p, q) = (Value::new(0.0), Value::new(0.7), Value::new(-1.3));
         let y = op(&(&p * &x), &(&q + &x));
         let loss = &y * &y;
-        c_equals_tape(name, &loss, &[y], &[("x", &[x])], &[p, q], &samples);
+        cases.push(case(name, &loss, &[y], &[("x", &[x])], &[p, q], &samples));
     }
+    c_equals_tape(cases);
 }
 
 #[test]
@@ -286,6 +316,7 @@ fn sums_and_their_fused_activations_add_up_as_the_tape_does() {
         ("sigmoid", Value::sigmoid),
         ("exp", Value::exp),
     ];
+    let mut cases = Vec::new();
     for (name, act) in acts {
         let x: Vec<Value> = (0..3).map(|_| Value::new(0.0)).collect();
         let w: Vec<Value> = [0.3, -0.6, 0.9].map(Value::new).to_vec();
@@ -296,15 +327,16 @@ fn sums_and_their_fused_activations_add_up_as_the_tape_does() {
         let loss = act(&sum) * 2.0;
         let params: Vec<Value> = w.iter().cloned().chain([b]).collect();
         let samples: Vec<Vec<f64>> = XS.windows(3).map(|s| s.to_vec()).collect();
-        c_equals_tape(
+        cases.push(case(
             &format!("neuron_{name}"),
             &loss,
             &[],
             &[("x", &x)],
             &params,
             &samples,
-        );
+        ));
     }
+    c_equals_tape(cases);
 }
 
 #[path = "common/rng.rs"]
@@ -404,21 +436,29 @@ fn random_graph(rng: &mut Rng) -> (Value, Vec<Value>, Vec<Value>, Vec<Value>) {
 
 #[test]
 fn random_graphs_compute_the_tapes_numbers_bit_for_bit() {
+    let mut cases = Vec::new();
     for seed in 1..=12u64 {
         let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
         let (loss, outputs, inputs, params) = random_graph(&mut rng);
         let samples: Vec<Vec<f64>> = (0..4)
             .map(|_| inputs.iter().map(|_| 2.0 * rng.unit()).collect())
             .collect();
-        c_equals_tape(
+        cases.push(case(
             &format!("random{seed}"),
             &loss,
             &outputs,
             &[("x", &inputs)],
             &params,
             &samples,
-        );
+        ));
     }
+    // (Some of them with the tape's layers, which the C computes with `layer16`.)
+    let layered = cases
+        .iter()
+        .filter(|c| c.code.source.contains("layer16(d"))
+        .count();
+    assert!(layered >= 2, "only {layered} random graphs have layers");
+    c_equals_tape(cases);
 }
 
 /// The notebook's loss: `svm_hinge` of the scores plus `l2` with alpha = 1e-4.
@@ -505,7 +545,8 @@ fn adam_in_c_takes_the_rust_optimisers_steps_bit_for_bit() -> Result<(), Error> 
 #[test]
 fn the_c_compiles_as_cpp_too() {
     let (x, w) = (Value::new(0.5), Value::new(-0.25));
-    let loss = (&w * &x).sigmoid().powi(2) + w.abs();
+    // (A label that would end or nest a C comment stays inside it.)
+    let loss = ((&w * &x).sigmoid().with_label("a */ b /* c").powi(2) + w.abs()).with_label("loss");
     let tape = Tape::compile(&loss).unwrap();
     let code = CodeGen::new(&tape, "cpp")
         .input("x", &[x])
@@ -602,7 +643,7 @@ fn names_must_be_c_identifiers_and_leaves_named_once() {
     );
     let twice = CodeGen::new(&tape, "m")
         .input("x", std::slice::from_ref(&x))
-        .parameters(&[x.clone(), w])
+        .parameters(&[x.clone(), w.clone()])
         .generate()
         .unwrap_err();
     assert!(
@@ -611,9 +652,40 @@ fn names_must_be_c_identifiers_and_leaves_named_once() {
             .contains("both input x[0] and parameter 0"),
         "{twice}"
     );
+    let frozen = Value::new(1.0).no_grad();
+    let tape2 = Tape::compile(&(&w * &frozen)).unwrap();
+    let err = CodeGen::new(&tape2, "m")
+        .parameters(&[w.clone(), frozen])
+        .generate()
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("parameter 1 needs no gradient"),
+        "{err}"
+    );
     let stranger = CodeGen::new(&tape, "m")
         .input("x", &[x.exp()])
         .generate()
         .unwrap_err();
     assert!(matches!(stranger, Error::NotOnTape { .. }), "{stranger}");
+}
+
+#[test]
+fn the_code_grows_with_the_instructions_not_with_the_nodes() -> Result<(), Error> {
+    // MLP(n, [16, 2]) for n = 10 and n = 1000: 100 times the nodes, the same instructions
+    // (a layer of 16 sums, two sums, their runs), so the same code; only the table of
+    // initial values grows.
+    let code_lines = |n: usize| -> Result<usize, Error> {
+        let model = MLP::new(n, &[16, 2], &mut PythonRandom::seed(1));
+        let x: Vec<Value> = (0..n).map(|_| Value::new(0.0)).collect();
+        let loss: Value = model.forward(&x)?.iter().map(|z| z * z).sum();
+        let tape = Tape::compile(&loss)?;
+        let code = CodeGen::new(&tape, "mlp").input("x", &x).generate()?;
+        let source = &code.source;
+        Ok(source[..source.find("static const real initial").unwrap()]
+            .lines()
+            .count())
+    };
+    assert_eq!(code_lines(10)?, code_lines(1000)?);
+    assert!(code_lines(1000)? < 450);
+    Ok(())
 }

@@ -67,7 +67,8 @@ use plan::Role;
 ///   groups: `.input("image", &pixels)` gives `void name_set_image(name_real *buf,
 ///   const name_real *values)`;
 /// - a **parameter**, trained by `name_sgd` and `name_adam`: by default every leaf that
-///   is not an input and not a constant the engine made for an `f64` operand (`&x * 2.0`);
+///   is not an input, not a constant the engine made for an `f64` operand (`&x * 2.0`)
+///   and not a leaf that needs no gradient ([`Value::no_grad`]);
 /// - a **constant**: the rest, fixed at the value it has now.
 #[derive(Clone, Debug)]
 pub struct CodeGen<'t> {
@@ -113,8 +114,8 @@ impl<'t> CodeGen<'t> {
     /// The parameters that `name_sgd` and `name_adam` train, in the order of
     /// `name_get_params` and `name_set_params` (a model's
     /// [`parameters`](crate::nn::Module::parameters)). Without it: every leaf that is
-    /// neither an input nor a constant the engine made for an `f64` operand, in the
-    /// tape's order.
+    /// neither an input, nor a constant the engine made for an `f64` operand, nor a leaf
+    /// that needs no gradient, in the tape's order.
     pub fn parameters(mut self, params: &[Value]) -> CodeGen<'t> {
         self.params = Some(params.to_vec());
         self
@@ -133,8 +134,9 @@ impl<'t> CodeGen<'t> {
     /// - [`Error::CannotEmit`] if the tape has a custom op ([`Value::custom`]): its
     ///   closures are Rust;
     /// - [`Error::NotOnTape`] if an input or parameter is not a leaf of the tape;
-    /// - [`Error::InvalidInput`] if a name is not a C identifier, or a leaf is named
-    ///   twice (in two groups, or as an input and a parameter).
+    /// - [`Error::InvalidInput`] if a name is not a C identifier, a leaf is named twice
+    ///   (in two groups, or as an input and a parameter), or a parameter needs no
+    ///   gradient ([`Value::no_grad`]).
     ///
     /// ```
     /// use micrograd::codegen::CodeGen;
@@ -199,6 +201,19 @@ impl<'t> CodeGen<'t> {
         };
         for (group, (name, values)) in self.inputs.iter().enumerate() {
             identifier("an input group's name", name)?;
+            // (Its length is `NAME_<GROUP>_LEN` in the header.)
+            let upper = name.to_uppercase();
+            let clash = ["SGD_BUFFER", "BUFFER"].contains(&upper.as_str())
+                || self.inputs[..group]
+                    .iter()
+                    .any(|(g, _)| g.to_uppercase() == upper);
+            if clash {
+                return Err(Error::InvalidInput(format!(
+                    "input group {name:?}: its length would be {}_{upper}_LEN in the header, \
+                     which another name there already is; rename the group",
+                    self.name.to_uppercase()
+                )));
+            }
             for (pos, v) in values.iter().enumerate() {
                 let what = format!("input {name}[{pos}]");
                 claim(find(v)?, what, &mut roles, Role::Input { group, pos })?;
@@ -207,6 +222,14 @@ impl<'t> CodeGen<'t> {
         match &self.params {
             Some(params) => {
                 for (pos, v) in params.iter().enumerate() {
+                    if !v.requires_grad() {
+                        return Err(Error::InvalidInput(format!(
+                            "parameter {pos}{} needs no gradient (Value::no_grad), so it cannot \
+                             be trained: leave it out of the parameters",
+                            v.label()
+                                .map_or_else(String::new, |l| format!(" (label {l:?})"))
+                        )));
+                    }
                     claim(
                         find(v)?,
                         format!("parameter {pos}"),
@@ -218,7 +241,7 @@ impl<'t> CodeGen<'t> {
             None => {
                 let mut pos = 0;
                 for (k, leaf) in leaves.iter().enumerate() {
-                    if roles[k] == Role::Const && !leaf.node().hidden {
+                    if roles[k] == Role::Const && !leaf.node().hidden && leaf.requires_grad() {
                         roles[k] = Role::Param(pos);
                         pos += 1;
                     }

@@ -332,7 +332,7 @@ impl Program<'_> {
     /// ` /* "label" */` for a labelled node.
     fn label(&self, k: usize) -> String {
         match self.listing.labels.iter().find(|(j, _)| *j == k) {
-            Some((_, l)) => format!(" /* {:?} */", l.replace("*/", "* /")),
+            Some((_, l)) => format!(" /* {:?} */", l.replace("*/", "* /").replace("/*", "/ *")),
             None => String::new(),
         }
     }
