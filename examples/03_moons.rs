@@ -78,8 +78,12 @@ fn run() -> common::Result {
         Engine::Tape => train_on_tape(&model, &data, steps, &mut step_times)?,
     };
     step_times.sort_by(f64::total_cmp);
+    let what = match engine {
+        Engine::Dynamic => "graph built, backward, update, graph freed",
+        Engine::Tape => "forward, backward, update",
+    };
     println!(
-        "{engine:?} engine: median {:.1} µs per step (forward, backward, update; a dynamic graph built and freed in it)",
+        "{engine:?} engine: median {:.1} µs per step ({what})",
         1e6 * step_times[step_times.len() / 2]
     );
     // The last step printed the accuracy *before* its update; the picture shows the

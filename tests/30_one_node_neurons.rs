@@ -238,3 +238,17 @@ fn to_dot_can_draw_a_neuron_as_pythons_products_and_sums() {
         "RankDir callers unchanged"
     );
 }
+
+// the lecture's lol(): every leaf's gradient against (f(x + h) - f(x - h)) / 2h
+#[test]
+fn a_neurons_gradients_match_finite_differences() {
+    use micrograd::engine::check_gradients;
+    let mut rng = Rng(11);
+    let (b, w, x) = (rng.values(1).remove(0), rng.values(3), rng.values(3));
+    let leaves: Vec<&Value> = std::iter::once(&b).chain(&w).chain(&x).collect();
+    for f in [Activation::Tanh, Activation::Sigmoid, Activation::Linear] {
+        let check = check_gradients(&leaves, 1e-6, || Value::neuron(&b, &w, &x, f).unwrap());
+        let check = check.unwrap();
+        assert!(check.max_error() < 1e-8, "{f}: {check}");
+    }
+}

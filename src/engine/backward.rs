@@ -14,6 +14,7 @@
 //! Both sweeps are linear in the size of the graph, and the stacks only ever hold the
 //! frontier of the walk, so a chain of millions of nodes needs almost no extra memory.
 
+use super::op::Op;
 use super::value::{Node, Value};
 use crate::error::{Error, Pass};
 
@@ -121,7 +122,12 @@ impl Value {
                 let mut p = parent.0.borrow_mut();
                 p.pending += 1;
                 if p.pending == 1 {
-                    stack.push(parent.clone());
+                    if p.op != Op::Leaf {
+                        stack.push(parent.clone());
+                    } else if check && error.is_none() {
+                        // (A leaf has nothing to visit: checked here, not pushed.)
+                        error = forward_anomaly(&p);
+                    }
                 }
             }
         }
@@ -145,7 +151,8 @@ impl Value {
             for parent in node.parents() {
                 let mut p = parent.0.borrow_mut();
                 p.pending -= 1;
-                if p.pending == 0 {
+                // (A leaf has no rule and no parents: nothing to run.)
+                if p.pending == 0 && p.op != Op::Leaf {
                     stack.push(parent.clone());
                 }
             }

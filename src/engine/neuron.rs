@@ -2,11 +2,12 @@
 //!
 //! Python's `Neuron.__call__` builds `sum((wi*xi for wi,xi in zip(self.w, x)), self.b)`
 //! and then `relu()`: a `*` node per input, a `+` node per term and one for the
-//! activation, 2n + 2 objects for n inputs. Here the whole neuron is one node whose
+//! activation, 2n + 1 nodes for n inputs. Here the whole neuron is one node whose
 //! parents are `[b, w0, x0, w1, x1, ...]`: one allocation for the node and one for its
 //! parents. It adds the same rounded products in the same order, so its value has
 //! Python's bits, and its rule adds the same contributions as the products' and the
-//! sum's rules would.
+//! sum's rules would. [`DotOptions::as_python`](crate::view::DotOptions::as_python)
+//! draws it as Python's graph again.
 
 use super::op::{Act, Op};
 use super::rules::NO_CONSTS;

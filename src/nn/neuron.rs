@@ -80,7 +80,8 @@ impl Neuron {
     /// `w1·x1`, ... left to right, the same float additions in the same order as
     /// Python's `sum((wi*xi for wi,xi in zip(self.w, x)), self.b)`, so the result has
     /// the same bits, and so have the gradients `backward()` gives (Python's graph has
-    /// 2n + 2 nodes for it: [`Value::to_dot_with`] can draw those).
+    /// 2n + 1 nodes for it: [`DotOptions::as_python`](crate::view::DotOptions::as_python)
+    /// draws those).
     ///
     /// # Errors
     ///
