@@ -270,3 +270,20 @@ fn a_refused_flush_and_step_leaves_the_grads_of_zero_grad_and_flush_grads() {
     }
     assert!(tape.flush_and_step(&mut opt, 0).is_err());
 }
+
+#[test]
+fn another_tape_over_the_same_parameters_sees_the_step_of_flush_and_step() {
+    let (model, mut tape, inputs) = squared_error_tape(6);
+    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
+    let out = &model.forward(&x[..4]).unwrap()[0];
+    let mut other = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
+    let other_inputs = other.inputs(&x).unwrap();
+    let batch = samples(8);
+    let before = other.accumulate_batch(&other_inputs, &batch, 1).unwrap();
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    tape.accumulate_batch(&inputs, &batch, 2).unwrap();
+    tape.flush_and_step(&mut opt, 2).unwrap();
+    let after = other.accumulate_batch(&other_inputs, &batch, 1).unwrap();
+    assert_ne!(after, before);
+    assert_eq!(after, tape.accumulate_batch(&inputs, &batch, 1).unwrap());
+}

@@ -44,9 +44,10 @@ pub(crate) fn data_writes() -> u64 {
     DATA_WRITES.with(Cell::get)
 }
 
-/// Counts one more data write.
+/// Counts one more data write (after a pass of [`Value::set_stepped`], one for them all:
+/// what a tape looks at is whether the count changed).
 #[inline]
-fn count_data_write() {
+pub(crate) fn count_data_write() {
     DATA_WRITES.with(|n| n.set(n.get().wrapping_add(1)));
 }
 
@@ -327,12 +328,12 @@ impl Value {
 
     /// `zero_grad()`, `add_grad(grad)` and `set_data(data)` with one borrow of the node:
     /// a step computed elsewhere (`Tape::flush_and_step`) handed back to a parameter.
+    /// The data write is not counted: call [`count_data_write`] after a pass of them.
     #[inline]
     pub(crate) fn set_stepped(&self, data: f64, grad: f64) {
         let mut node = self.0.borrow_mut();
         node.grad = if node.requires_grad { 0.0 + grad } else { 0.0 };
         node.data = data;
-        count_data_write();
     }
 
     /// Overwrites the data (Python's `p.data = ...`, e.g. a parameter update).

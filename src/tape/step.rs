@@ -9,10 +9,13 @@
 
 use super::Tape;
 use crate::engine::address::AddressMap;
-use crate::engine::{data_writes, grad_marks, Value};
+use crate::engine::{count_data_write, data_writes, grad_marks, Value};
 use crate::error::Error;
 use crate::optim::Optimizer;
 use crate::program::all_finite;
+
+/// In [`StepPlan::leaf`]: the parameter is not a leaf of the tape.
+const ELSEWHERE: u32 = u32::MAX;
 
 /// Which leaf of the tape each of an optimiser's parameters is, kept between steps
 /// (made again when the parameters or a `no_grad` mark change), and room for the
@@ -23,9 +26,12 @@ pub(super) struct StepPlan {
     params: Vec<usize>,
     /// [`grad_marks`] when the plan was made.
     marks: u64,
-    /// Each parameter's leaf index on the tape (`None`: not a leaf of this tape), and
-    /// whether it needs a gradient.
-    leaf: Vec<(Option<u32>, bool)>,
+    /// Each parameter's leaf index on the tape ([`ELSEWHERE`]: not a leaf of it).
+    leaf: Vec<u32>,
+    /// Whether each parameter needs a gradient.
+    needs_grad: Vec<bool>,
+    /// Whether every parameter is a leaf of the tape and needs a gradient.
+    plain: bool,
     /// The tape's leaves that are none of the parameters (inputs, constants).
     others: Vec<u32>,
     /// Each parameter's data, then new data, for the optimiser.
@@ -50,13 +56,13 @@ impl StepPlan {
         self.params = params.iter().map(|p| p.address() as usize).collect();
         self.marks = grad_marks();
         self.leaf = (params.iter())
-            .map(|p| (leaf_index.get(&p.address()).copied(), p.requires_grad()))
+            .map(|p| leaf_index.get(&p.address()).copied().unwrap_or(ELSEWHERE))
             .collect();
+        self.needs_grad = params.iter().map(Value::requires_grad).collect();
+        self.plain = (self.leaf.iter().zip(&self.needs_grad)).all(|(&k, &n)| k != ELSEWHERE && n);
         let mut other = vec![true; leaves.len()];
-        for &(k, _) in &self.leaf {
-            if let Some(k) = k {
-                other[k as usize] = false;
-            }
+        for &k in self.leaf.iter().filter(|&&k| k != ELSEWHERE) {
+            other[k as usize] = false;
         }
         self.others = (0..)
             .zip(other)
@@ -119,17 +125,35 @@ impl Tape {
         // What the parameters' data and grads would be after `zero_grad` and
         // `flush_grads`: the tape's data (the `Value`'s for a leaf that `set_inputs`
         // fed, or that is not on the tape), and 0 + the sum for a leaf that gets one.
-        let (data, grad, fed) = (&self.buf.data, &self.buf.grad, &self.fed);
+        let (data, grad, fed) = (&self.buf.data[..], &self.buf.grad[..], &self.fed[..]);
+        let unflushed = self.unflushed;
+        // Usually every parameter is a leaf of the tape that needs a gradient, and none
+        // was fed by `set_inputs`: then its numbers are the tape's, no `Value` read.
+        let plain = plan.plain && !plan.leaf.iter().any(|&k| fed[k as usize]);
         let numbers = plan.data.iter_mut().zip(&mut plan.grads);
-        for (((d, g), &(leaf, needs_grad)), p) in numbers.zip(&plan.leaf).zip(opt.params()) {
-            (*d, *g) = match leaf.map(|k| k as usize) {
-                Some(k) => {
-                    let d = if fed[k] { p.data() } else { data[k] };
-                    let g = self.unflushed && needs_grad;
-                    (d, if g { 0.0 + grad[k] } else { 0.0 })
-                }
-                None => (p.data(), 0.0),
-            };
+        if plain {
+            for ((d, g), &k) in numbers.zip(&plan.leaf) {
+                *d = data[k as usize];
+                *g = if unflushed {
+                    0.0 + grad[k as usize]
+                } else {
+                    0.0
+                };
+            }
+        } else {
+            let leaves = plan.leaf.iter().zip(&plan.needs_grad);
+            for (((d, g), (&k, &needs_grad)), p) in numbers.zip(leaves).zip(opt.params()) {
+                // (`ELSEWHERE` is past every leaf)
+                let (on_tape, k) = (k != ELSEWHERE, k as usize);
+                *d = match on_tape && !fed[k] {
+                    true => data[k],
+                    false => p.data(),
+                };
+                *g = match on_tape && unflushed && needs_grad {
+                    true => 0.0 + grad[k],
+                    false => 0.0,
+                };
+            }
         }
         if let Err(refused) = opt.step_numbers(&mut plan.data, &plan.grads, threads) {
             opt.zero_grad();
@@ -138,14 +162,15 @@ impl Tape {
         }
         // One pass over the parameters: their new data and grads, into the `Value`s
         // and the tape's copy.
+        let (data, fed) = (&mut self.buf.data[..], &self.fed[..]);
         let numbers = plan.data.iter().zip(&plan.grads).zip(&plan.leaf);
-        for (((&d, &g), &(leaf, _)), p) in numbers.zip(opt.params()) {
+        for (((&d, &g), &k), p) in numbers.zip(opt.params()) {
             p.set_stepped(d, g);
-            match leaf.map(|k| k as usize) {
-                Some(k) if !self.fed[k] => self.buf.data[k] = d,
-                _ => {}
+            if plain || (k != ELSEWHERE && !fed[k as usize]) {
+                data[k as usize] = d;
             }
         }
+        count_data_write();
         if self.unflushed {
             for &k in &plan.others {
                 self.leaves[k as usize].add_grad(self.buf.grad[k as usize]);
