@@ -4,7 +4,7 @@
 //! Each rule is checked against steps worked out by hand in the comments.
 
 use approx::assert_relative_eq;
-use micrograd::optim::AdamW;
+use micrograd::optim::{AdamW, OptimizerState};
 use micrograd::prelude::*;
 
 /// A parameter whose gradient is `grad` (as if `backward` had just run).
@@ -429,4 +429,42 @@ fn step_numbers_refuses_a_nan_gradient_of_its_lowest_index_and_changes_nothing()
             "{short}"
         );
     }
+}
+
+/// An optimiser written outside the crate: `p.data -= lr * p.grad`, nothing more.
+struct HandWritten(Vec<Value>);
+
+impl Optimizer for HandWritten {
+    fn params(&self) -> &[Value] {
+        &self.0
+    }
+    fn step(&mut self) -> Result<(), Error> {
+        for p in &self.0 {
+            p.set_data(p.data() - 0.1 * p.grad());
+        }
+        Ok(())
+    }
+    fn learning_rate(&self) -> f64 {
+        0.1
+    }
+    fn set_learning_rate(&mut self, _: f64) -> Result<(), Error> {
+        Ok(())
+    }
+    fn state(&self) -> OptimizerState {
+        Sgd::new(self.0.clone(), 0.1).unwrap().state()
+    }
+    fn set_state(&mut self, _: &OptimizerState) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+#[test]
+fn step_numbers_of_an_optimizer_written_elsewhere_steps_through_its_values_and_restores_them() {
+    // for p in model.parameters(): p.data -= 0.1 * p.grad
+    let w = param_with_grad(2.0, 7.0);
+    let mut opt = HandWritten(vec![w.clone()]);
+    let mut data = [1.0];
+    opt.step_numbers(&mut data, &[3.0], 1).unwrap();
+    assert_eq!(data, [1.0 - 0.1 * 3.0]);
+    assert_eq!((w.data(), w.grad()), (2.0, 7.0));
 }
