@@ -40,22 +40,21 @@ pub const CHUNK: usize = 8;
 /// chunks' sums wait in memory until their round is over.
 const ROUND: usize = 4;
 
-/// The leaves' gradients are added up in blocks of this many leaves, each block on one
-/// thread (the order of the additions within a leaf does not depend on it).
+/// The leaves' gradients are added up in one block of leaves per worker, of at least
+/// this many leaves, each block on one thread (the order of the additions within a leaf
+/// does not depend on it).
 const REDUCE_BLOCK: usize = 4096;
 
-/// The workers of a tape's batch methods: their buffers, kept between batches, and
-/// the threads.
+/// The workers of a tape's batch methods: their buffers, kept between batches. (The
+/// threads are those of rayon's global pool, which the optimisers'
+/// [`step_numbers`](crate::optim::Optimizer::step_numbers) use too: one pool, so that
+/// no idle thread of another pool competes with the workers for the cores.)
 #[derive(Default)]
 pub(super) struct Workers {
     /// One set of buffers per worker.
     buffers: Vec<Buffers>,
     /// The chunks' gradient sums, chunk after chunk, one entry per leaf each.
     sums: Vec<f64>,
-    /// The threads (started by the first batch that asks for more than one, and again
-    /// when the count asked for changes).
-    #[cfg(feature = "parallel")]
-    pool: Option<rayon::ThreadPool>,
 }
 
 /// One worker's share of a batch: a run of whole chunks.
@@ -103,8 +102,8 @@ impl Tape {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] if `threads` is 0, if `inputs` was made by another tape,
-    /// or if the threads cannot be started; [`Error::InputWidth`] if a sample does not
+    /// [`Error::InvalidInput`] if `threads` is 0 or if `inputs` was made by another
+    /// tape; [`Error::InputWidth`] if a sample does not
     /// have one number per input leaf (nothing runs). [`Error::NonFinite`] as
     /// [`accumulate`](Tape::accumulate) reports it, for the sample of lowest index
     /// that met a NaN or infinity, whichever thread ran it (or naming the leaf whose sum
@@ -246,11 +245,6 @@ impl Tape {
         }
         w.sums
             .resize(if backward { chunks * leaves } else { 0 }, 0.0);
-        #[cfg(feature = "parallel")]
-        let pool = match workers {
-            1 => None,
-            _ => Some(pool(&mut w.pool, threads)?),
-        };
 
         // Worker `i` takes chunks `i * chunks / workers ..`: contiguous, whole chunks.
         let mut shares = Vec::with_capacity(workers);
@@ -280,12 +274,11 @@ impl Tape {
         };
         let run = |share| job.run(share);
         #[cfg(feature = "parallel")]
-        let failed: Vec<Result<(), Error>> = match pool {
-            Some(pool) => {
-                use rayon::prelude::*;
-                pool.install(|| shares.into_par_iter().map(run).collect())
-            }
-            None => shares.into_iter().map(run).collect(),
+        let failed: Vec<Result<(), Error>> = if workers > 1 {
+            use rayon::prelude::*;
+            shares.into_par_iter().map(run).collect()
+        } else {
+            shares.into_iter().map(run).collect()
         };
         #[cfg(not(feature = "parallel"))]
         let failed: Vec<Result<(), Error>> = shares.into_iter().map(run).collect();
@@ -294,38 +287,35 @@ impl Tape {
         // worker order is that of the batch's lowest failing sample, whoever ran what.
         failed.into_iter().collect::<Result<(), Error>>()?;
         if backward {
-            self.add_chunk_sums(workers > 1)?;
+            self.add_chunk_sums(workers)?;
         }
         Ok(())
     }
 
-    /// Adds the chunks' gradient sums into the tape's sums, chunk after chunk (on the
-    /// pool's threads if `parallel`, a block of leaves each).
-    fn add_chunk_sums(&mut self, parallel: bool) -> Result<(), Error> {
+    /// Adds the chunks' gradient sums into the tape's sums, chunk after chunk (on
+    /// `workers` threads, a block of leaves each).
+    fn add_chunk_sums(&mut self, workers: usize) -> Result<(), Error> {
         let leaves = self.leaves.len();
+        let block = leaves.div_ceil(workers).max(REDUCE_BLOCK);
         let grad = &mut self.buf.grad[..leaves];
         let sums = &self.workers.sums;
-        let add = |(block, grad): (usize, &mut [f64])| {
+        let add = |(first, grad): (usize, &mut [f64])| {
             for chunk in sums.chunks(leaves) {
-                let chunk = &chunk[block * REDUCE_BLOCK..][..grad.len()];
+                let chunk = &chunk[first * block..][..grad.len()];
                 for (g, s) in grad.iter_mut().zip(chunk) {
                     *g += s;
                 }
             }
         };
         #[cfg(feature = "parallel")]
-        match &self.workers.pool {
-            Some(pool) if parallel => {
-                use rayon::prelude::*;
-                pool.install(|| grad.par_chunks_mut(REDUCE_BLOCK).enumerate().for_each(add));
-            }
-            _ => grad.chunks_mut(REDUCE_BLOCK).enumerate().for_each(add),
+        if workers > 1 {
+            use rayon::prelude::*;
+            grad.par_chunks_mut(block).enumerate().for_each(add);
+        } else {
+            grad.chunks_mut(block).enumerate().for_each(add);
         }
         #[cfg(not(feature = "parallel"))]
-        {
-            let _ = parallel;
-            grad.chunks_mut(REDUCE_BLOCK).enumerate().for_each(add);
-        }
+        grad.chunks_mut(block).enumerate().for_each(add);
         if all_finite(grad) {
             return Ok(());
         }
@@ -385,16 +375,4 @@ impl Job<'_> {
         }
         Ok(())
     }
-}
-
-/// The pool of `threads` threads, started if there is none of that size yet.
-#[cfg(feature = "parallel")]
-fn pool(pool: &mut Option<rayon::ThreadPool>, threads: usize) -> Result<&rayon::ThreadPool, Error> {
-    if pool.as_ref().map(rayon::ThreadPool::current_num_threads) != Some(threads) {
-        let started = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
-        *pool = Some(started.map_err(|e| {
-            Error::InvalidInput(format!("cannot start {threads} threads for the batch: {e}"))
-        })?);
-    }
-    Ok(pool.as_ref().expect("the pool was just started"))
 }
