@@ -59,6 +59,33 @@ fn a_batch_gives_the_same_gradients_bit_for_bit_on_1_2_and_16_threads() {
     }
 }
 
+// loss = sum(w_i * x for i in range(10_000)); for x in batch: loss.backward()
+#[test]
+fn a_model_with_many_parameters_gets_every_gradient_summed_on_threads_too() {
+    // 10,000 weights: more leaves than one thread adds up, so the chunk sums are added
+    // in several blocks of leaves, each on a thread.
+    let w: Vec<Value> = (0..10_000).map(|i| Value::new(i as f64)).collect();
+    let x = Value::new(0.0).no_grad();
+    let loss: Value = w.iter().map(|wi| wi * &x).sum();
+    let batch: Vec<[f64; 1]> = (1..=20).map(|s| [s as f64]).collect();
+    let grads = |threads| {
+        let mut tape = Tape::compile(&loss).unwrap();
+        let input = tape.inputs(&[x.clone()]).unwrap();
+        tape.accumulate_batch(&input, &batch, threads).unwrap();
+        tape.leaf_grads().to_vec()
+    };
+    let one = grads(1);
+    // d loss / d w_i = x, summed over the samples: 1 + 2 + ... + 20 = 210, exactly.
+    let tape = Tape::compile(&loss).unwrap();
+    for (leaf, g) in tape.leaves().iter().zip(&one) {
+        if leaf.requires_grad() {
+            assert_eq!(*g, 210.0);
+        }
+    }
+    assert_eq!(grads(2), one);
+    assert_eq!(grads(16), one);
+}
+
 // for chunk in batch: for x, y in chunk: loss(x, y).backward()   (sums flushed per chunk)
 #[test]
 fn a_batch_on_threads_is_accumulate_over_each_chunk_then_flush_on_one_thread() {
