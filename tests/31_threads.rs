@@ -70,7 +70,7 @@ fn a_model_with_many_parameters_gets_every_gradient_summed_on_threads_too() {
     let batch: Vec<[f64; 1]> = (1..=20).map(|s| [s as f64]).collect();
     let grads = |threads| {
         let mut tape = Tape::compile(&loss).unwrap();
-        let input = tape.inputs(&[x.clone()]).unwrap();
+        let input = tape.inputs(std::slice::from_ref(&x)).unwrap();
         tape.accumulate_batch(&input, &batch, threads).unwrap();
         tape.leaf_grads().to_vec()
     };
