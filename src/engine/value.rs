@@ -222,7 +222,9 @@ impl Value {
     }
 
     /// The leaf the engine makes for an `f64` operand (Python's `other if
-    /// isinstance(other, Value) else Value(other)`), marked as hidden.
+    /// isinstance(other, Value) else Value(other)`), marked as hidden: where the graph is
+    /// shown or compiled (`constant.rs` keeps the number in the node until then), and in
+    /// the graph a tape rebuilds.
     pub(crate) fn hidden_constant(data: f64) -> Value {
         Value::leaf(data, true)
     }
