@@ -13,6 +13,16 @@
 //!
 //! Both sweeps are linear in the size of the graph, and the stacks only ever hold the
 //! frontier of the walk, so a chain of millions of nodes needs almost no extra memory.
+//!
+//! The first sweep is only needed for a node with more than one consumer. A node held
+//! by nothing but the one node that has it as a parent (`Rc::strong_count` 1) would get
+//! the count 1, and is ready as soon as that consumer has run. So `backward()` starts
+//! with the second sweep alone, and counts (sweep 1, over what is still to run) only
+//! when it meets a node with more handles than that: a chain or a tree, such as
+//! `y = y * 1.0` a million times, runs in one sweep, in the same order. (`try_backward`
+//! always counts first: it checks every forward value before any rule runs.)
+
+use std::rc::Rc;
 
 use super::op::Op;
 use super::value::{Node, Side, Value};
@@ -108,62 +118,23 @@ impl Value {
     }
 
     fn run_backward(&self, check: bool) -> Result<(), Error> {
-        let mut error = None;
-
-        // Sweep 1: count each node's consumers inside this graph. A node is pushed the
-        // first time it is reached (its count goes from 0 to 1), so each is expanded once.
-        let mut stack = vec![self.clone()];
-        while let Some(value) = stack.pop() {
-            let node = value.node();
-            if check && error.is_none() {
-                error = forward_anomaly(&node);
-                // (A constant operand is checked where Python's leaf for it would be.)
-                if let (None, Some((c, Side::Left))) = (&error, node.parents.constant()) {
-                    error = constant_anomaly(c);
-                }
-            }
-            for parent in node.parents() {
-                let mut p = parent.0.borrow_mut();
-                p.pending += 1;
-                if p.pending == 1 {
-                    if p.op != Op::Leaf {
-                        stack.push(parent.clone());
-                    } else if check && error.is_none() {
-                        // (A leaf has nothing to visit: checked here, not pushed.)
-                        error = forward_anomaly(&p);
-                    }
-                }
-            }
-            if let (true, None, Some((c, Side::Right))) = (check, &error, node.parents.constant()) {
-                error = constant_anomaly(c);
-            }
-        }
-
-        // Sweep 2: Python's `self.grad = 1; for v in reversed(topo): v._backward()`.
-        // A node runs once its last consumer has run. After an error the sweep still
-        // finishes (without running rules) so that every count is back to 0.
+        // Python's `self.grad = 1`, then `for v in reversed(topo): v._backward()`.
         self.0.borrow_mut().grad = 1.0;
-        stack.push(self.clone());
-        while let Some(value) = stack.pop() {
+        let mut stack = vec![self.clone()];
+        let mut error = None;
+        if check {
+            // (Every forward value is checked before any rule runs.)
+            error = count_consumers(stack.clone(), &[], true);
+        } else if let Some((value, i)) = run_tree(&mut stack) {
+            // A value with more than one consumer: from here on, the rules wait for
+            // their counts (the rest of the graph is under the values still to run).
             let node = value.node();
-            if error.is_none() {
-                // (A node that needs no gradient has nothing to pass on.)
-                if let (Some(rule), true) = (&node.backward, node.requires_grad) {
-                    rule(&node);
-                }
-                if check {
-                    error = backward_anomaly(&node);
-                }
-            }
-            for parent in node.parents() {
-                let mut p = parent.0.borrow_mut();
-                p.pending -= 1;
-                // (A leaf has no rule and no parents: nothing to run.)
-                if p.pending == 0 && p.op != Op::Leaf {
-                    stack.push(parent.clone());
-                }
-            }
+            let _ = count_consumers(stack.clone(), &node.parents()[i..], false);
+            release(&node.parents()[i..], &mut stack);
+        } else {
+            return Ok(());
         }
+        run_counted(&mut stack, check, &mut error);
         error.map_or(Ok(()), Err)
     }
 
@@ -189,10 +160,7 @@ impl Value {
     /// assert_eq!((a.grad(), b.grad()), (-3.0, 2.0));
     /// ```
     pub fn backward_step(&self) {
-        let node = self.node();
-        if let (Some(rule), true) = (&node.backward, node.requires_grad) {
-            rule(&node);
-        }
+        run_rule(&self.node());
     }
 
     /// Sets the grad of this value and of every value it was computed from to 0, so
@@ -208,6 +176,109 @@ impl Value {
     /// ```
     pub fn zero_grad_graph(&self) {
         super::walk::for_each_node(self, |v| v.zero_grad());
+    }
+}
+
+/// Runs the rule of each value on `stack` and of everything under it, in Kahn's order,
+/// while every value reached has one consumer and no other handle (`Rc::strong_count`
+/// is 1: the node that holds it as a parent is its only consumer, so its count in the
+/// first sweep would be 1, and it is ready as soon as that consumer has run). No count
+/// is needed, so no first sweep: a chain or a tree runs in one. Leaves need nothing
+/// (one held only here is pushed and does nothing when popped). Returns the node whose
+/// parent `i` is the first value with more than one handle, after its own rule and its
+/// parents before `i` were handled; `None` once everything ran.
+fn run_tree(stack: &mut Vec<Value>) -> Option<(Value, usize)> {
+    while let Some(value) = stack.pop() {
+        let node = value.node();
+        run_rule(&node);
+        for (i, parent) in node.parents().iter().enumerate() {
+            if Rc::strong_count(&parent.0) == 1 {
+                stack.push(parent.clone());
+            } else if parent.node().op != Op::Leaf {
+                drop(node);
+                return Some((value, i));
+            }
+        }
+    }
+    None
+}
+
+/// Sweep 1: counts each node's consumers (`pending`) among the values on `stack`, the
+/// values under them, and the edges to `extra` (a node's parents whose count its rule
+/// has yet to lower). A node is expanded the first time it is reached (its count goes
+/// from 0 to 1). With `check`, returns the first forward value that is not finite
+/// although its parents are (see [`Value::try_backward`]).
+fn count_consumers(mut stack: Vec<Value>, extra: &[Value], check: bool) -> Option<Error> {
+    let mut error = None;
+    let count = |parent: &Value, stack: &mut Vec<Value>, error: &mut Option<Error>| {
+        let mut p = parent.0.borrow_mut();
+        p.pending += 1;
+        if p.pending == 1 {
+            if p.op != Op::Leaf {
+                stack.push(parent.clone());
+            } else if check && error.is_none() {
+                // (A leaf has nothing to visit: checked here, not pushed.)
+                *error = forward_anomaly(&p);
+            }
+        }
+    };
+    for parent in extra {
+        count(parent, &mut stack, &mut error);
+    }
+    while let Some(value) = stack.pop() {
+        let node = value.node();
+        if check && error.is_none() {
+            error = forward_anomaly(&node);
+            // (A constant operand is checked where Python's leaf for it would be.)
+            if let (None, Some((c, Side::Left))) = (&error, node.parents.constant()) {
+                error = constant_anomaly(c);
+            }
+        }
+        for parent in node.parents() {
+            count(parent, &mut stack, &mut error);
+        }
+        if let (true, None, Some((c, Side::Right))) = (check, &error, node.parents.constant()) {
+            error = constant_anomaly(c);
+        }
+    }
+    error
+}
+
+/// Sweep 2 (Kahn's algorithm): runs the rule of each value on `stack`, a node's once its
+/// last consumer has run (its count reached 0). After an error the sweep still finishes
+/// (without running rules) so that every count is back to 0; with `check`, the first
+/// rule that leaves a non-finite gradient is the error.
+fn run_counted(stack: &mut Vec<Value>, check: bool, error: &mut Option<Error>) {
+    while let Some(value) = stack.pop() {
+        let node = value.node();
+        if error.is_none() {
+            run_rule(&node);
+            if check {
+                *error = backward_anomaly(&node);
+            }
+        }
+        release(node.parents(), stack);
+    }
+}
+
+/// One consumer of each of `parents` has run: lowers their counts, and pushes those
+/// whose last consumer that was. (A leaf has no rule and no parents: nothing to run.)
+fn release(parents: &[Value], stack: &mut Vec<Value>) {
+    for parent in parents {
+        let mut p = parent.0.borrow_mut();
+        p.pending -= 1;
+        if p.pending == 0 && p.op != Op::Leaf {
+            stack.push(parent.clone());
+        }
+    }
+}
+
+/// Runs a node's rule (Python's `_backward()`), unless it needs no gradient (then it
+/// has nothing to pass on) or is a leaf.
+#[inline]
+fn run_rule(node: &Node) {
+    if let (Some(rule), true) = (&node.backward, node.requires_grad) {
+        rule(node);
     }
 }
 
@@ -250,4 +321,86 @@ fn backward_anomaly(node: &Node) -> Option<Error> {
         label: node.label().map(str::to_owned),
         value: bad,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use crate::engine::address::AddressMap;
+    use crate::engine::walk::backward_order;
+    use crate::Value;
+
+    thread_local! {
+        /// The ids of the nodes whose rules ran, in order.
+        static RAN: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// A node that notes its id when its rule runs.
+    fn noted(id: usize, parents: &[&Value]) -> Value {
+        let forward = |p: &[f64]| p.iter().sum();
+        let rule = move |_: &[f64], _: f64, d: &mut [f64]| {
+            d.fill(1.0);
+            RAN.with(|r| r.borrow_mut().push(id));
+        };
+        Value::custom("noted", parents, forward, rule)
+    }
+
+    // for v in reversed(topo): v._backward()   -- backward() runs the rules in the one
+    // order the tape and the stepper follow (`backward_order`), whether it needs to
+    // count consumers or not: chains, trees, shared nodes, a parent twice, handles kept
+    #[test]
+    fn backward_runs_the_rules_in_backward_order_with_or_without_counting() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        let (mut trees, mut shared) = (0, 0);
+        for _ in 0..400 {
+            let mut nodes: Vec<Value> = (0..1 + next(3)).map(|_| Value::new(1.0)).collect();
+            let leaves = nodes.len();
+            let mut ids: AddressMap<usize> = AddressMap::default();
+            let mut uses = Vec::new(); // (node, parent) ids of the inner nodes' edges
+            for id in 0..1 + next(30) {
+                let mut parents = Vec::new();
+                for _ in 0..1 + next(3) {
+                    let last = nodes.len() - 1;
+                    let pick = [last, last, next(nodes.len()), last.saturating_sub(1)][next(4)];
+                    parents.push(nodes[pick].clone());
+                    if pick >= leaves {
+                        uses.push((id, pick - leaves));
+                    }
+                }
+                let node = noted(id, &parents.iter().collect::<Vec<_>>());
+                ids.insert(node.address(), id);
+                nodes.push(node);
+            }
+            let root = nodes.pop().expect("a node");
+            // Keep a few handles (a node the user still holds must be counted).
+            let kept: Vec<Value> = nodes.into_iter().filter(|_| next(8) == 0).collect();
+            let expected: Vec<usize> = (backward_order(&root).iter())
+                .filter_map(|v| ids.get(&v.address()).copied())
+                .collect();
+            for check in [false, true] {
+                RAN.with(|r| r.borrow_mut().clear());
+                match check {
+                    false => root.backward(),
+                    true => root.try_backward().expect("finite"),
+                }
+                assert_eq!(RAN.with(|r| r.borrow().clone()), expected, "check: {check}");
+            }
+            // A tree: every inner node reached is used once by the nodes reached.
+            let reached = |id: &usize| expected.contains(id);
+            let edges: Vec<usize> = (uses.iter().filter(|(n, _)| reached(n)))
+                .map(|&(_, p)| p)
+                .collect();
+            let once = |id: &usize| edges.iter().filter(|&p| p == id).count() == 1;
+            let tree = kept.is_empty() && expected[1..].iter().all(once);
+            (trees, shared) = (trees + usize::from(tree), shared + usize::from(!tree));
+        }
+        assert!(trees > 20 && shared > 20, "{trees} trees, {shared} others");
+    }
 }
