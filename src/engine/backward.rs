@@ -25,7 +25,7 @@
 use std::rc::Rc;
 
 use super::op::Op;
-use super::value::{Node, Side, Value};
+use super::value::{Node, Side, Value, Walk};
 use crate::error::{Error, Pass};
 
 impl Value {
@@ -124,13 +124,13 @@ impl Value {
         let mut error = None;
         if check {
             // (Every forward value is checked before any rule runs.)
-            error = count_consumers(stack.clone(), &[], true);
+            error = count_consumers(stack.clone(), std::iter::empty(), true);
         } else if let Some((value, i)) = run_tree(&mut stack) {
             // A value with more than one consumer: from here on, the rules wait for
             // their counts (the rest of the graph is under the values still to run).
             let node = value.node();
-            let _ = count_consumers(stack.clone(), &node.parents()[i..], false);
-            release(&node.parents()[i..], &mut stack);
+            let _ = count_consumers(stack.clone(), node.parents.walked().skip(i), false);
+            release(node.parents.walked().skip(i), &mut stack);
         } else {
             return Ok(());
         }
@@ -181,8 +181,9 @@ impl Value {
 
 /// Runs the rule of each value on `stack` and of everything under it, in Kahn's order,
 /// while every value reached has one consumer and no other handle (`Rc::strong_count`
-/// is 1: the node that holds it as a parent is its only consumer, so its count in the
-/// first sweep would be 1, and it is ready as soon as that consumer has run). No count
+/// is 1, and the node holding it does not share the list it is in: that node is its only
+/// consumer, so its count in the first sweep would be 1, and it is ready as soon as that
+/// consumer has run). No count
 /// is needed, so no first sweep: a chain or a tree runs in one. Leaves need nothing
 /// (one held only here is pushed and does nothing when popped). Returns the node whose
 /// parent `i` is the first value with more than one handle, after its own rule and its
@@ -191,8 +192,11 @@ fn run_tree(stack: &mut Vec<Value>) -> Option<(Value, usize)> {
     while let Some(value) = stack.pop() {
         let node = value.node();
         run_rule(&node);
-        for (i, parent) in node.parents().iter().enumerate() {
-            if Rc::strong_count(&parent.0) == 1 {
+        // (A list of parents shared with other nodes, a layer's inputs, gives each of
+        // its values one consumer per node holding it: those are counted.)
+        let own = !node.parents.shares_walked_lists();
+        for (i, parent) in node.parents.walked().enumerate() {
+            if own && Rc::strong_count(&parent.0) == 1 {
                 stack.push(parent.clone());
             } else if parent.node().op != Op::Leaf {
                 drop(node);
@@ -208,7 +212,11 @@ fn run_tree(stack: &mut Vec<Value>) -> Option<(Value, usize)> {
 /// has yet to lower). A node is expanded the first time it is reached (its count goes
 /// from 0 to 1). With `check`, returns the first forward value that is not finite
 /// although its parents are (see [`Value::try_backward`]).
-fn count_consumers(mut stack: Vec<Value>, extra: &[Value], check: bool) -> Option<Error> {
+fn count_consumers<'a>(
+    mut stack: Vec<Value>,
+    extra: impl Iterator<Item = &'a Value>,
+    check: bool,
+) -> Option<Error> {
     let mut error = None;
     let count = |parent: &Value, stack: &mut Vec<Value>, error: &mut Option<Error>| {
         let mut p = parent.0.borrow_mut();
@@ -234,7 +242,7 @@ fn count_consumers(mut stack: Vec<Value>, extra: &[Value], check: bool) -> Optio
                 error = constant_anomaly(c);
             }
         }
-        for parent in node.parents() {
+        for parent in swept(&node, check) {
             count(parent, &mut stack, &mut error);
         }
         if let (true, None, Some((c, Side::Right))) = (check, &error, node.parents.constant()) {
@@ -257,13 +265,22 @@ fn run_counted(stack: &mut Vec<Value>, check: bool, error: &mut Option<Error>) {
                 *error = backward_anomaly(&node);
             }
         }
-        release(node.parents(), stack);
+        release(swept(&node, check), stack);
+    }
+}
+
+/// The parents the sweeps visit: [`Parents::walked`](super::value::Parents::walked), or
+/// with `check` every parent (each leaf is checked at its place in Python's order).
+fn swept(node: &Node, check: bool) -> Walk<'_> {
+    match check {
+        true => node.parents.all(),
+        false => node.parents.walked(),
     }
 }
 
 /// One consumer of each of `parents` has run: lowers their counts, and pushes those
 /// whose last consumer that was. (A leaf has no rule and no parents: nothing to run.)
-fn release(parents: &[Value], stack: &mut Vec<Value>) {
+fn release<'a>(parents: impl Iterator<Item = &'a Value>, stack: &mut Vec<Value>) {
     for parent in parents {
         let mut p = parent.0.borrow_mut();
         p.pending -= 1;
@@ -285,7 +302,7 @@ fn run_rule(node: &Node) {
 /// The error for a node whose forward value is not finite although its parents are.
 fn forward_anomaly(node: &Node) -> Option<Error> {
     let made_here = !node.data.is_finite()
-        && node.parents().iter().all(|p| p.data().is_finite())
+        && node.parents.all().all(|p| p.data().is_finite())
         && node.parents.constant().is_none_or(|(c, _)| c.is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,
@@ -310,8 +327,8 @@ fn constant_anomaly(c: f64) -> Option<Error> {
 /// that parent is a hidden constant (see [`try_backward`](Value::try_backward)).
 fn backward_anomaly(node: &Node) -> Option<Error> {
     let bad = node
-        .parents()
-        .iter()
+        .parents
+        .all()
         .filter(|p| !p.node().hidden)
         .map(Value::grad)
         .find(|g| !g.is_finite())?;
@@ -327,8 +344,13 @@ fn backward_anomaly(node: &Node) -> Option<Error> {
 mod tests {
     use std::cell::RefCell;
 
+    use std::rc::Rc;
+
     use crate::engine::address::AddressMap;
+    use crate::engine::neuron::NeuronParams;
+    use crate::engine::op::Op;
     use crate::engine::walk::backward_order;
+    use crate::nn::Activation;
     use crate::Value;
 
     thread_local! {
@@ -340,67 +362,140 @@ mod tests {
     fn noted(id: usize, parents: &[&Value]) -> Value {
         let forward = |p: &[f64]| p.iter().sum();
         let rule = move |_: &[f64], _: f64, d: &mut [f64]| {
-            d.fill(1.0);
+            d.fill(1.0 + 0.1 * id as f64);
             RAN.with(|r| r.borrow_mut().push(id));
         };
         Value::custom("noted", parents, forward, rule)
     }
 
+    /// A xorshift generator.
+    struct Xorshift(u64);
+
+    impl Xorshift {
+        /// A number in `0..n`.
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// A random graph: "noted" nodes (ids 0, 1, ...) over leaves and earlier nodes,
+    /// now and then a layer of neurons sharing one list of inputs, a few handles kept
+    /// (as a user's variables). The same `seed` builds the same graph.
+    struct Graph {
+        root: Value,
+        leaves: Vec<Value>,
+        kept: Vec<Value>,
+        ids: AddressMap<usize>,
+        /// Whether every inner node reached has one consumer: noted nodes only, no
+        /// handle kept, each used once.
+        tree: bool,
+    }
+
+    fn random_graph(seed: u64) -> Graph {
+        let mut rng = Xorshift(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut next = |n: usize| rng.below(n);
+        let mut leaves: Vec<Value> = (0..1 + next(3)).map(|_| Value::new(1.0)).collect();
+        let mut nodes = leaves.clone();
+        let mut ids: AddressMap<usize> = AddressMap::default();
+        let mut uses = Vec::new(); // (node, parent) positions in `nodes` of the edges
+        let mut layers = false;
+        for id in 0..1 + next(30) {
+            // Mostly the last node or the one before (chains), else any.
+            let pick = |nodes: &[Value], next: &mut dyn FnMut(usize) -> usize| {
+                let last = nodes.len() - 1;
+                [last, last, next(nodes.len()), last.saturating_sub(1)][next(4)]
+            };
+            if next(20) == 0 {
+                // A layer: 1 to 3 neurons on one shared list of 1 to 3 inputs, their
+                // weights new leaves (or now and then a node of the graph).
+                layers = true;
+                let inputs: Vec<Value> = (0..1 + next(3))
+                    .map(|_| nodes[pick(&nodes, &mut next)].clone())
+                    .collect();
+                let inputs = Rc::new(inputs);
+                for k in 0..1 + next(3) {
+                    let b = Value::new(0.25 * k as f64);
+                    let w: Vec<Value> = (0..inputs.len())
+                        .map(|j| match next(4) {
+                            0 => nodes[pick(&nodes, &mut next)].clone(),
+                            _ => Value::new(0.5 - 0.375 * j as f64),
+                        })
+                        .collect();
+                    leaves.push(b.clone());
+                    leaves.extend(w.iter().filter(|v| v.node().op == Op::Leaf).cloned());
+                    let params = Rc::new(NeuronParams::new(&b, &w));
+                    let neuron = Value::shared_neuron(&params, &inputs, Activation::Linear);
+                    nodes.push(neuron.expect("as many weights as inputs"));
+                }
+            }
+            let mut parents = Vec::new();
+            for _ in 0..1 + next(3) {
+                let p = pick(&nodes, &mut next);
+                parents.push(nodes[p].clone());
+                uses.push((nodes.len(), p));
+            }
+            let node = noted(id, &parents.iter().collect::<Vec<_>>());
+            ids.insert(node.address(), id);
+            nodes.push(node);
+        }
+        let root = nodes.pop().expect("a node");
+        let n = nodes.len();
+        let once = |i: usize| uses.iter().filter(|&&(_, p)| p == i).count() == 1;
+        let keep = next(2) == 0;
+        let kept: Vec<Value> = nodes.into_iter().filter(|_| keep && next(8) == 0).collect();
+        // (Over all nodes made; one that nothing uses is dropped, not reached.)
+        let unused = |i: usize| uses.iter().all(|&(_, p)| p != i);
+        let reached_once = (leaves.len()..n).all(|i| once(i) || unused(i));
+        let tree = !layers && kept.is_empty() && reached_once;
+        Graph {
+            root,
+            leaves,
+            kept,
+            ids,
+            tree,
+        }
+    }
+
     // for v in reversed(topo): v._backward()   -- backward() runs the rules in the one
     // order the tape and the stepper follow (`backward_order`), whether it needs to
-    // count consumers or not: chains, trees, shared nodes, a parent twice, handles kept
+    // count consumers or not: chains, trees, shared nodes, a parent twice, handles
+    // kept, layers sharing their inputs; and so gives try_backward's gradients
     #[test]
     fn backward_runs_the_rules_in_backward_order_with_or_without_counting() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % n as u64) as usize
+        let (mut trees, mut others) = (0, 0);
+        let ran = || RAN.with(|r| r.borrow_mut().split_off(0));
+        let grads = |g: &Graph| {
+            g.leaves
+                .iter()
+                .map(|l| l.grad().to_bits())
+                .collect::<Vec<_>>()
         };
-        let (mut trees, mut shared) = (0, 0);
-        for _ in 0..400 {
-            let mut nodes: Vec<Value> = (0..1 + next(3)).map(|_| Value::new(1.0)).collect();
-            let leaves = nodes.len();
-            let mut ids: AddressMap<usize> = AddressMap::default();
-            let mut uses = Vec::new(); // (node, parent) ids of the inner nodes' edges
-            for id in 0..1 + next(30) {
-                let mut parents = Vec::new();
-                for _ in 0..1 + next(3) {
-                    let last = nodes.len() - 1;
-                    let pick = [last, last, next(nodes.len()), last.saturating_sub(1)][next(4)];
-                    parents.push(nodes[pick].clone());
-                    if pick >= leaves {
-                        uses.push((id, pick - leaves));
-                    }
-                }
-                let node = noted(id, &parents.iter().collect::<Vec<_>>());
-                ids.insert(node.address(), id);
-                nodes.push(node);
-            }
-            let root = nodes.pop().expect("a node");
-            // Keep a few handles (a node the user still holds must be counted).
-            let kept: Vec<Value> = nodes.into_iter().filter(|_| next(8) == 0).collect();
-            let expected: Vec<usize> = (backward_order(&root).iter())
-                .filter_map(|v| ids.get(&v.address()).copied())
+        for seed in 0..400 {
+            // The order and gradients with counting first, on Python's graph (expanded).
+            let counted = random_graph(seed);
+            let expected: Vec<usize> = (backward_order(&counted.root).iter())
+                .filter_map(|v| counted.ids.get(&v.address()).copied())
                 .collect();
-            for check in [false, true] {
-                RAN.with(|r| r.borrow_mut().clear());
-                match check {
-                    false => root.backward(),
-                    true => root.try_backward().expect("finite"),
-                }
-                assert_eq!(RAN.with(|r| r.borrow().clone()), expected, "check: {check}");
-            }
-            // A tree: every inner node reached is used once by the nodes reached.
-            let reached = |id: &usize| expected.contains(id);
-            let edges: Vec<usize> = (uses.iter().filter(|(n, _)| reached(n)))
-                .map(|&(_, p)| p)
-                .collect();
-            let once = |id: &usize| edges.iter().filter(|&p| p == id).count() == 1;
-            let tree = kept.is_empty() && expected[1..].iter().all(once);
-            (trees, shared) = (trees + usize::from(tree), shared + usize::from(!tree));
+            let _ = ran();
+            counted.root.try_backward().expect("finite");
+            assert_eq!(ran(), expected, "seed {seed}: try_backward");
+            // The same graph built again, its compact nodes as they are.
+            let fresh = random_graph(seed);
+            fresh.root.backward();
+            assert_eq!(ran(), expected, "seed {seed}: backward");
+            assert_eq!(grads(&fresh), grads(&counted), "seed {seed}: grads");
+            (trees, others) = (
+                trees + usize::from(fresh.tree),
+                others + usize::from(!fresh.tree),
+            );
+            drop((counted.kept, fresh.kept));
         }
-        assert!(trees > 20 && shared > 20, "{trees} trees, {shared} others");
+        assert!(
+            trees >= 10 && others >= 100,
+            "{trees} trees, {others} others"
+        );
     }
 }
