@@ -52,6 +52,11 @@ pub(crate) struct Layer {
     pub(crate) panel: u32,
     /// How many sums.
     pub(crate) width: u32,
+    /// Whether its sums are neurons whose inputs' gradients the backward pass may take
+    /// apart from the weights' (see `neurons_backward`): each sum's terms are a bias
+    /// `[b, y]` whose `y` needs no gradient, then one run `[w, x]` over the layer's
+    /// inputs, and the inputs need no gradient or lie above every bias and weight.
+    pub(crate) neurons: bool,
 }
 
 impl Layer {
@@ -110,9 +115,24 @@ impl Program {
                 first: k as u32,
                 panel,
                 width: width as u32,
+                neurons: (k..k + width).all(|j| self.is_neuron(j)),
             });
             k += width;
         }
+    }
+}
+
+impl Program {
+    /// Whether the sum `k` of a layer is a neuron as `neurons_backward` takes it (see
+    /// [`Layer::neurons`]).
+    fn is_neuron(&self, k: usize) -> bool {
+        let [a, b] = self.args[k].map(|i| i as usize);
+        let ([bias, run], [bias_needs, run_needs]) = (&self.runs[a..b], &self.run_grads[a..b])
+        else {
+            return false;
+        };
+        let inputs_apart = run_needs & 2 == 0 || (bias.x < run.y && run.x + run.len <= run.y);
+        bias.len == 1 && bias_needs & 2 == 0 && inputs_apart
     }
 }
 
@@ -211,9 +231,13 @@ pub(super) fn layer_backward(
         }
         _ => sum_grads.copy_from_slice(&grad[nodes.clone()]),
     }
+    let args = &args[nodes];
+    if layer.neurons {
+        return neurons_backward((data, grad), (args, runs, needs), sum_grads);
+    }
     let mut finite = true;
     // The last neuron first, as the backward loop takes any other nodes.
-    for (&[a, b], &g) in args[nodes].iter().zip(sum_grads.iter()).rev() {
+    for (&[a, b], &g) in args.iter().zip(sum_grads.iter()).rev() {
         if g != 0.0 {
             let (runs, needs) = (
                 &runs[a as usize..b as usize],
@@ -223,6 +247,108 @@ pub(super) fn layer_backward(
         }
     }
     finite
+}
+
+/// [`layer_backward`] for a layer of neurons ([`Layer::neurons`], as
+/// [`Value::neuron`](crate::Value::neuron) makes them): each sum's terms are its bias
+/// `[b, one]`, then one run `[w, y]` over the layer's inputs, whose gradient is needed
+/// by no one or lies above every bias and weight.
+/// Each neuron with a gradient `g` (in `sum_grads`) that is not 0, last first, adds
+/// `data[one] * g` to its bias's gradient, then for each term `w_i * y_i`, `y_i * g` to
+/// `w_i`'s and (if needed) `w_i * g` to `y_i`'s, in one loop: each node gets one
+/// contribution from the neuron, so the order of the halves changes no sum. Returns
+/// whether every gradient it wrote is finite (`true` only if so, as [`add_scaled`]).
+fn neurons_backward(
+    (data, grad): (&[f64], &mut [f64]),
+    (args, runs, needs): (&[[u32; 2]], &[Run], &[u8]),
+    sum_grads: &[f64],
+) -> bool {
+    // (The sums of a layer have the same second factors: the first sum's are all's.)
+    let a = args[0][0] as usize;
+    let [bias, run] = [runs[a], runs[a + 1]];
+    let (y, n) = (run.y as usize, run.len as usize);
+    let inputs_need = needs[a + 1] & 2 != 0;
+    let (one, ys) = (data[bias.y as usize], &data[y..y + n]);
+    // The inputs' gradients apart from the weights' (all below them, if needed).
+    let (grad, mut input_grads) = match inputs_need {
+        true => {
+            let (weights, inputs) = grad.split_at_mut(y);
+            (weights, Some(&mut inputs[..n]))
+        }
+        false => (grad, None),
+    };
+    let mut check = [0.0; LANES];
+    for (&[a, _], &g) in args.iter().zip(sum_grads).rev() {
+        if g == 0.0 {
+            continue;
+        }
+        let (a, need) = (a as usize, needs[a as usize + 1]);
+        let [bias, run] = [runs[a], runs[a + 1]];
+        if needs[a] & 1 != 0 {
+            grad[bias.x as usize] += one * g;
+            check[0] += grad[bias.x as usize];
+        }
+        let weights = &data[run.xs()];
+        match (need & 1 != 0, input_grads.as_deref_mut()) {
+            (true, Some(gy)) => both_halves(&mut grad[run.xs()], gy, (weights, ys), g, &mut check),
+            (true, None) => one_half(&mut grad[run.xs()], ys, g, &mut check),
+            (false, Some(gy)) => one_half(gy, weights, g, &mut check),
+            (false, None) => {}
+        }
+    }
+    check.iter().all(|c| c.is_finite())
+}
+
+/// How many sums side by side the backward kernels add their checks in.
+const LANES: usize = 4;
+
+/// `grad[i] += factor[i] * g` for every `i`, each sum written added into `check`.
+#[inline]
+fn one_half(grad: &mut [f64], factor: &[f64], g: f64, check: &mut [f64; LANES]) {
+    let (grads, grad_rest) = grad.as_chunks_mut::<LANES>();
+    let (factors, factor_rest) = factor.as_chunks::<LANES>();
+    for (gs, fs) in grads.iter_mut().zip(factors) {
+        let sums: [f64; LANES] = std::array::from_fn(|i| gs[i] + fs[i] * g);
+        *gs = sums;
+        *check = std::array::from_fn(|i| check[i] + sums[i]);
+    }
+    for (gi, f) in grad_rest.iter_mut().zip(factor_rest) {
+        *gi += f * g;
+        check[0] += *gi;
+    }
+}
+
+/// `gx[i] += y[i] * g` and `gy[i] += x[i] * g` for every `i` (the two halves of the
+/// chain rule through a run of products `x[i] * y[i]`), each sum written added into
+/// `check`.
+#[inline]
+fn both_halves(
+    gx: &mut [f64],
+    gy: &mut [f64],
+    (x, y): (&[f64], &[f64]),
+    g: f64,
+    check: &mut [f64; LANES],
+) {
+    let (gxs, gx_rest) = gx.as_chunks_mut::<LANES>();
+    let (gys, gy_rest) = gy.as_chunks_mut::<LANES>();
+    let (xs, x_rest) = x.as_chunks::<LANES>();
+    let (ys, y_rest) = y.as_chunks::<LANES>();
+    for ((gx, gy), (x, y)) in gxs.iter_mut().zip(gys).zip(xs.iter().zip(ys)) {
+        let to_x: [f64; LANES] = std::array::from_fn(|i| gx[i] + y[i] * g);
+        let to_y: [f64; LANES] = std::array::from_fn(|i| gy[i] + x[i] * g);
+        *gx = to_x;
+        *gy = to_y;
+        *check = std::array::from_fn(|i| check[i] + to_x[i] + to_y[i]);
+    }
+    let rest = gx_rest
+        .iter_mut()
+        .zip(gy_rest)
+        .zip(x_rest.iter().zip(y_rest));
+    for ((gx, gy), (x, y)) in rest {
+        *gx += y * g;
+        *gy += x * g;
+        check[0] += *gx + *gy;
+    }
 }
 
 /// The chain rule through a `sum` with the terms `runs` and the gradient `g` (after
