@@ -230,7 +230,8 @@ fn leaf_grads_are_the_sums_flush_grads_hands_to_the_leaves() {
 
 /// The bits of a model's parameters and grads after five batches trained with Adam:
 /// `opt.zero_grad(); tape.flush_grads(); opt.step()` (`threads` = None), or
-/// `tape.flush_and_step(&mut opt, threads)`. The optimiser also holds a parameter that
+/// `tape.flush_and_step(&mut opt, threads)`; then those of every leaf of the tape (the
+/// inputs' grads add up over the batches). The optimiser also holds a parameter that
 /// is not on the tape (its gradient is 0; Adam moves it by its momentum alone).
 fn trained_bits(threads: Option<usize>) -> Vec<(u64, u64)> {
     let (model, mut tape, inputs) = squared_error_tape(3);
@@ -250,7 +251,22 @@ fn trained_bits(threads: Option<usize>) -> Vec<(u64, u64)> {
         }
     }
     let bits = |p: &Value| (p.data().to_bits(), p.grad().to_bits());
-    params.iter().map(bits).collect()
+    params.iter().chain(tape.leaves()).map(bits).collect()
+}
+
+/// `trained_bits`, the five batches taken by a `Training` on `threads` threads.
+fn training_bits(threads: usize) -> Vec<(u64, u64)> {
+    let (model, mut tape, inputs) = squared_error_tape(3);
+    let elsewhere = Value::new(0.5);
+    let params = [model.parameters(), vec![elsewhere.clone()]].concat();
+    let mut opt = Adam::new(params.clone(), 0.01).unwrap();
+    let mut training = tape.train(&mut opt, threads).unwrap();
+    for batch in samples(40).chunks(8) {
+        training.step(&inputs, batch).unwrap();
+    }
+    training.finish();
+    let bits = |p: &Value| (p.data().to_bits(), p.grad().to_bits());
+    params.iter().chain(tape.leaves()).map(bits).collect()
 }
 
 #[test]
@@ -261,6 +277,73 @@ fn flush_and_step_is_zero_grad_flush_grads_step_bit_for_bit_on_any_threads() {
     assert_eq!(trained_bits(Some(1)), by_values);
     assert_eq!(trained_bits(Some(2)), by_values);
     assert_eq!(trained_bits(Some(16)), by_values);
+}
+
+#[test]
+fn a_training_ends_with_the_numbers_of_flush_and_step_after_every_batch() {
+    // for batch in batches: (for x, y in batch: loss(x, y).backward()); adam step
+    let by_values = trained_bits(None);
+    assert_eq!(training_bits(1), by_values);
+    assert_eq!(training_bits(2), by_values);
+    assert_eq!(training_bits(16), by_values);
+}
+
+#[test]
+fn the_values_get_a_trainings_numbers_when_it_ends_even_if_never_finished() {
+    let (model, mut tape, inputs) = squared_error_tape(3);
+    let mut opt = Adam::new(model.parameters(), 0.01).unwrap();
+    let before: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    {
+        let mut training = tape.train(&mut opt, 2).unwrap();
+        for batch in samples(40).chunks(8) {
+            training.step(&inputs, batch).unwrap();
+        }
+        let now: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+        assert_eq!(now, before); // the Values wait for the training's end
+        assert_ne!(training.params(), &before[..]); // which has stepped
+    } // dropped without finish(): the Values are written all the same
+    let now: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    assert_ne!(now, before);
+    let bits = |p: &Value| (p.data().to_bits(), p.grad().to_bits());
+    let after: Vec<_> = model.parameters().iter().map(bits).collect();
+    assert_eq!(after, training_bits(2)[..after.len()]);
+}
+
+#[test]
+fn a_value_written_during_a_training_is_refused_at_the_next_step() {
+    let (model, mut tape, inputs) = squared_error_tape(9);
+    let w = model.parameters()[0].clone();
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let mut training = tape.train(&mut opt, 2).unwrap();
+    training.step(&inputs, &samples(8)).unwrap();
+    w.set_data(1.0); // the training's numbers would overwrite this
+    let err = training.step(&inputs, &samples(8)).unwrap_err();
+    assert!(
+        err.to_string().contains("finish() the Training first"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_refused_step_of_a_training_writes_the_values_as_a_refused_flush_and_step() {
+    let (model, mut tape, inputs) = squared_error_tape(5);
+    let mut opt = Sgd::new(model.parameters(), 1e308).unwrap();
+    let before: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    let mut training = tape.train(&mut opt, 2).unwrap();
+    let err = training.step(&inputs, &samples(8)).unwrap_err();
+    assert!(matches!(err, Error::NonFiniteUpdate { .. }), "{err}");
+    drop(training);
+    let after: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    assert_eq!(after, before);
+    // The same sums, taken by flush_and_step: the same grads.
+    let grads: Vec<f64> = model.parameters().iter().map(Value::grad).collect();
+    for p in model.parameters() {
+        p.zero_grad();
+    }
+    tape.accumulate_batch(&inputs, &samples(8), 2).unwrap();
+    assert!(tape.flush_and_step(&mut opt, 2).is_err());
+    let again: Vec<f64> = model.parameters().iter().map(Value::grad).collect();
+    assert_eq!(grads, again);
 }
 
 #[test]

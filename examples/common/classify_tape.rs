@@ -73,8 +73,9 @@ impl ImageTape {
     /// One epoch of mini-batch training, as `classify::train_epoch`: per batch, every
     /// image runs forward and backward on the tape's program (on the threads; gradients
     /// summed in the tape in a fixed order), then the optimiser steps from the tape's
-    /// sums (`Tape::flush_and_step`, its update on the threads too). Returns the mean
-    /// batch loss.
+    /// sums, on the threads too. A `Training` keeps the parameters as numbers between
+    /// the batches and writes the model's `Value`s when the epoch ends: the numbers of
+    /// `Tape::flush_and_step` after every batch. Returns the mean batch loss.
     pub fn train_epoch(
         &mut self,
         opt: &mut impl Optimizer,
@@ -87,26 +88,25 @@ impl ImageTape {
         let n = batches.len();
         let mut sum = 0.0;
         let classes = self.sample.len() - self.image.len();
+        let mut training = self.tape.train(opt, self.threads)?;
         for (inputs, labels) in batches {
-            self.tape
-                .set_inputs(&self.scale, &[1.0 / inputs.len() as f64])?;
+            training.set_inputs(&self.scale, &[1.0 / inputs.len() as f64])?;
             self.rows.resize_with(inputs.len(), Vec::new);
             for ((row, x), &y) in self.rows.iter_mut().zip(inputs).zip(labels) {
                 row.clear();
                 row.extend(x);
                 row.extend((0..classes).map(|c| f64::from(u8::from(c == y as usize))));
             }
-            let losses = self
-                .tape
-                .accumulate_batch(&self.sample, &self.rows, self.threads)?;
+            // for x, y in batch: loss(x, y).backward()
+            // opt.zero_grad(); tape.flush_grads(); opt.step()   (the `Value`s at the end)
+            let losses = training.step(&self.sample, &self.rows)?;
             let loss = losses.iter().sum();
             check_loss(*step, loss)?;
-            // opt.zero_grad(); tape.flush_grads(); opt.step(), on the threads
-            self.tape.flush_and_step(opt, self.threads)?;
             sum += loss;
             *step += 1;
             after_step();
         }
+        training.finish();
         Ok(sum / n as f64)
     }
 

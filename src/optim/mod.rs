@@ -49,6 +49,7 @@ pub use schedule::Schedule;
 pub use sgd::Sgd;
 pub use state::OptimizerState;
 
+use crate::program::all_finite;
 use crate::{Error, Value};
 
 /// An optimiser: it owns handles to the parameters and moves them against their
@@ -302,9 +303,19 @@ impl<const K: usize> State<K> {
         let block = data.len().div_ceil(threads).max(1);
         // One block: its parameters in order, stopping at the first refused one.
         let run = |(b, ((((old, g), s), new_s), new_p)): (usize, Block<'_, K>)| {
-            let numbers = old.iter().zip(g).zip(s).zip(new_s).zip(new_p);
-            for (i, ((((&p, &g), &s), new_s), new_p)) in numbers.enumerate() {
-                (*new_p, *new_s) = checked(&rule, p, g, s).map_err(|e| (b * block + i, e))?;
+            // Every parameter first, in a loop without branches (which the compiler
+            // can vectorise), then one look for a number that is not finite.
+            let numbers = old.iter().zip(g).zip(s).zip(&mut *new_s).zip(&mut *new_p);
+            for ((((&p, &g), &s), new_s), new_p) in numbers {
+                (*new_p, *new_s) = rule(p, g, s);
+            }
+            if all_finite(g) && all_finite(new_p) && all_finite(new_s.as_flattened()) {
+                return Ok(());
+            }
+            // The first refused parameter, as one `checked` after the other finds it.
+            let numbers = old.iter().zip(g).zip(s).enumerate();
+            for (i, ((&p, &g), &s)) in numbers {
+                checked(&rule, p, g, s).map_err(|e| (b * block + i, e))?;
             }
             Ok(())
         };

@@ -30,6 +30,7 @@
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
 //! | `parallel.rs` | mini-batches on several threads: [`Tape::accumulate_batch`], its fixed order of sums |
 //! | `step.rs` | the optimiser's step on the tape's numbers: [`Tape::flush_and_step`] |
+//! | `training.rs` | many such steps, the parameters' `Value`s written at the end: [`Training`] |
 //!
 //! The instructions, their layout, the forward and backward loops and the layers are
 //! in [`program`](crate::program), which any thread may run.
@@ -66,10 +67,12 @@ mod forward;
 mod layout;
 mod parallel;
 mod step;
+mod training;
 
 pub use batch::Inputs;
 pub use layout::Tape;
 pub use parallel::CHUNK;
+pub use training::Training;
 
 /// Runs the example of `docs/tape.md` as a doctest, so the guide stays correct.
 #[cfg(doctest)]

@@ -1,11 +1,13 @@
-//! The optimiser's step on the tape's own numbers: [`Tape::flush_and_step`].
+//! The optimiser's step on the tape's own numbers: [`Tape::flush_and_step`], and the
+//! steps of a [`Training`](super::Training).
 //!
 //! After a batch, the tape holds what a step needs as plain numbers: the parameters'
 //! data (its copy of the leaves) and their gradient sums. Stepping from those, with
 //! [`Optimizer::step_numbers`] (on threads), replaces three passes over the parameter
 //! `Value`s (`zero_grad`, `flush_grads`, the optimiser reading them in `step`) and the
 //! tape's reading them back before the next batch by one pass that writes each
-//! parameter's new data and grad.
+//! parameter's new data and grad ([`Tape::write_back`]); a `Training` makes that one
+//! pass at its end instead of after every step.
 
 use super::Tape;
 use crate::engine::address::AddressMap;
@@ -32,15 +34,23 @@ pub(super) struct StepPlan {
     needs_grad: Vec<bool>,
     /// Whether every parameter is a leaf of the tape and needs a gradient.
     plain: bool,
-    /// The tape's leaves that are none of the parameters (inputs, constants).
+    /// The tape's leaves that are none of the parameters and need a gradient.
     others: Vec<u32>,
-    /// Each parameter's data, then new data, for the optimiser.
+    /// Each parameter's data, then new data, for the optimiser: between the steps of a
+    /// `Training`, the parameters' current data (their `Value`s get it at its end).
     data: Vec<f64>,
     /// Each parameter's gradient, as `zero_grad` then `flush_grads` would leave it.
     grads: Vec<f64>,
+    /// The grad of each of `others`, as `flush_grads` would leave it.
+    other_grads: Vec<f64>,
 }
 
 impl StepPlan {
+    /// The parameters' data, in the optimiser's order, after the last step.
+    pub(super) fn data(&self) -> &[f64] {
+        &self.data
+    }
+
     /// Makes the plan again unless it is for `params` and no leaf was marked `no_grad`
     /// since it was made.
     fn fit(&mut self, params: &[Value], leaf_index: &AddressMap<u32>, leaves: &[Value]) {
@@ -60,7 +70,7 @@ impl StepPlan {
             .collect();
         self.needs_grad = params.iter().map(Value::requires_grad).collect();
         self.plain = (self.leaf.iter().zip(&self.needs_grad)).all(|(&k, &n)| k != ELSEWHERE && n);
-        let mut other = vec![true; leaves.len()];
+        let mut other: Vec<bool> = leaves.iter().map(Value::requires_grad).collect();
         for &k in self.leaf.iter().filter(|&&k| k != ELSEWHERE) {
             other[k as usize] = false;
         }
@@ -71,6 +81,7 @@ impl StepPlan {
             .collect();
         self.data = vec![0.0; params.len()];
         self.grads = vec![0.0; params.len()];
+        self.other_grads = vec![0.0; self.others.len()];
     }
 }
 
@@ -114,78 +125,103 @@ impl Tape {
         opt: &mut (impl Optimizer + ?Sized),
         threads: usize,
     ) -> Result<(), Error> {
-        if threads == 0 {
-            return Err(Error::InvalidInput(
-                "threads = 0: a step needs at least 1 thread".to_owned(),
-            ));
-        }
+        check_threads(threads)?;
+        self.load_params(opt.params());
+        let stepped = self.step_numbers(opt, threads);
+        self.write_back(opt.params());
+        stepped
+    }
+
+    /// Reads what the parameters' numbers are before a step (or the steps of a
+    /// `Training`): the tape's data where the tape holds it (a leaf of the tape that
+    /// `set_inputs` did not feed), the `Value`'s elsewhere; and the grads of the tape's
+    /// other leaves that need one.
+    pub(super) fn load_params(&mut self, params: &[Value]) {
         self.read_written_leaves();
         let plan = &mut self.plan;
-        plan.fit(opt.params(), &self.leaf_index, &self.leaves);
-        // What the parameters' data and grads would be after `zero_grad` and
-        // `flush_grads`: the tape's data (the `Value`'s for a leaf that `set_inputs`
-        // fed, or that is not on the tape), and 0 + the sum for a leaf that gets one.
-        let (data, grad, fed) = (&self.buf.data[..], &self.buf.grad[..], &self.fed[..]);
-        let unflushed = self.unflushed;
-        // Usually every parameter is a leaf of the tape that needs a gradient, and none
-        // was fed by `set_inputs`: then its numbers are the tape's, no `Value` read.
-        let plain = plan.plain && !plan.leaf.iter().any(|&k| fed[k as usize]);
-        let numbers = plan.data.iter_mut().zip(&mut plan.grads);
-        if plain {
-            for ((d, g), &k) in numbers.zip(&plan.leaf) {
-                *d = data[k as usize];
-                *g = if unflushed {
-                    0.0 + grad[k as usize]
-                } else {
-                    0.0
-                };
-            }
-        } else {
-            let leaves = plan.leaf.iter().zip(&plan.needs_grad);
-            for (((d, g), (&k, &needs_grad)), p) in numbers.zip(leaves).zip(opt.params()) {
-                // (`ELSEWHERE` is past every leaf)
-                let (on_tape, k) = (k != ELSEWHERE, k as usize);
-                *d = match on_tape && !fed[k] {
-                    true => data[k],
-                    false => p.data(),
-                };
-                *g = match on_tape && unflushed && needs_grad {
-                    true => 0.0 + grad[k],
-                    false => 0.0,
-                };
+        plan.fit(params, &self.leaf_index, &self.leaves);
+        let (data, fed) = (&self.buf.data[..], &self.fed[..]);
+        for ((d, &k), p) in plan.data.iter_mut().zip(&plan.leaf).zip(params) {
+            // (`ELSEWHERE` is past every leaf)
+            *d = match k != ELSEWHERE && !fed[k as usize] {
+                true => data[k as usize],
+                false => p.data(),
+            };
+        }
+        for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
+            *g = self.leaves[k as usize].grad();
+        }
+    }
+
+    /// One step on the numbers [`load_params`](Tape::load_params) read (or the last
+    /// step left): `zero_grad` and `flush_grads` on them (the sums are reset), then
+    /// [`Optimizer::step_numbers`], whose new data the tape takes too. No `Value` is
+    /// touched.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Optimizer::step_numbers`]; then the data and the optimiser are as
+    /// before, and the grads as after `zero_grad` and `flush_grads`.
+    pub(super) fn step_numbers(
+        &mut self,
+        opt: &mut (impl Optimizer + ?Sized),
+        threads: usize,
+    ) -> Result<(), Error> {
+        let plan = &mut self.plan;
+        let leaves = self.leaves.len();
+        let (grad, unflushed) = (&mut self.buf.grad[..leaves], self.unflushed);
+        // `zero_grad`, then `flush_grads`: 0 + the sum, for a leaf that gets one.
+        let sums = plan.leaf.iter().zip(&plan.needs_grad);
+        for (g, (&k, &needs_grad)) in plan.grads.iter_mut().zip(sums) {
+            *g = match k != ELSEWHERE && unflushed && needs_grad {
+                true => 0.0 + grad[k as usize],
+                false => 0.0,
+            };
+        }
+        if unflushed {
+            for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
+                *g += grad[k as usize];
             }
         }
-        if let Err(refused) = opt.step_numbers(&mut plan.data, &plan.grads, threads) {
-            opt.zero_grad();
-            self.flush_grads();
-            return Err(refused);
-        }
-        // One pass over the parameters: their new data and grads, into the `Value`s
-        // and the tape's copy.
+        grad.fill(0.0);
+        self.buf.grads_finite = true;
+        self.unflushed = false;
+        opt.step_numbers(&mut plan.data, &plan.grads, threads)?;
         let (data, fed) = (&mut self.buf.data[..], &self.fed[..]);
-        let numbers = plan.data.iter().zip(&plan.grads).zip(&plan.leaf);
-        for (((&d, &g), &k), p) in numbers.zip(opt.params()) {
-            p.set_stepped(d, g);
-            if plain || (k != ELSEWHERE && !fed[k as usize]) {
+        for (&d, &k) in plan.data.iter().zip(&plan.leaf) {
+            if k != ELSEWHERE && !fed[k as usize] {
                 data[k as usize] = d;
             }
         }
-        count_data_write();
-        if self.unflushed {
-            for &k in &plan.others {
-                self.leaves[k as usize].add_grad(self.buf.grad[k as usize]);
-            }
-        }
-        let leaves = self.leaves.len();
-        self.buf.grad[..leaves].fill(0.0);
-        self.buf.grads_finite = true;
-        self.unflushed = false;
-        // The tape wrote the same numbers as the `Value`s: nothing to read back.
-        self.leaves_read_at = data_writes();
         self.buf.panels_stale = true;
         if !self.buf.leaves_finite {
             self.buf.leaves_finite = all_finite(&self.buf.data[..leaves]);
         }
         Ok(())
+    }
+
+    /// Hands the numbers of the last step to the `Value`s: each parameter's data and
+    /// the grad it stepped with, and the other leaves' grads. One pass over them.
+    pub(super) fn write_back(&mut self, params: &[Value]) {
+        let plan = &self.plan;
+        for ((&d, &g), p) in plan.data.iter().zip(&plan.grads).zip(params) {
+            p.set_stepped(d, g);
+        }
+        for (&g, &k) in plan.other_grads.iter().zip(&plan.others) {
+            self.leaves[k as usize].set_grad(g);
+        }
+        count_data_write();
+        // The tape holds the same numbers as the `Value`s: nothing to read back.
+        self.leaves_read_at = data_writes();
+    }
+}
+
+/// `Ok` unless `threads` is 0.
+pub(super) fn check_threads(threads: usize) -> Result<(), Error> {
+    match threads {
+        0 => Err(Error::InvalidInput(
+            "threads = 0: a step needs at least 1 thread".to_owned(),
+        )),
+        _ => Ok(()),
     }
 }

@@ -1,0 +1,179 @@
+//! [`Training`]: many steps on the tape's own numbers, the parameters' `Value`s written
+//! once at the end.
+//!
+//! [`Tape::flush_and_step`] ends every step with a pass over the parameter `Value`s,
+//! which only the tape's thread can make (they are `Rc`s): for MNIST's 25,450
+//! parameters it takes as long as a fifth of the batch's samples, and no other thread
+//! can share it. A `Training` keeps the parameters as plain numbers from one step to
+//! the next and makes that pass once, when it ends: the same numbers bit for bit, and
+//! a batch whose every part runs on the threads.
+
+use super::step::check_threads;
+use super::{Inputs, Tape};
+use crate::engine::{data_writes, grad_marks};
+use crate::error::Error;
+use crate::optim::Optimizer;
+
+/// Steps of an optimiser on a [`Tape`]'s numbers, the parameters' `Value`s left as they
+/// were until the training ends: made by [`Tape::train`].
+///
+/// Each [`step`](Training::step) is
+/// `tape.accumulate_batch(..); tape.flush_and_step(opt, threads)` with the same numbers
+/// bit for bit, except that no `Value` is written: the new data stay in the tape (and
+/// the optimiser's state in the optimiser). [`finish`](Training::finish), or dropping
+/// the `Training`, writes them into the parameters' `Value`s, data and grads, as the
+/// last `flush_and_step` would have left them.
+///
+/// **While it lives, the parameters' `Value`s hold their data from before the
+/// training.** The tape and the optimiser are borrowed, so they cannot be used around
+/// it; evaluate through [`evaluate_batch`](Training::evaluate_batch), which runs on the
+/// trained numbers. A graph built from the model in the meantime (or another tape over
+/// the same parameters) would see the old numbers: finish the training first. Writing a
+/// `Value`'s data meanwhile (`set_data`, an optimiser's `step`) is refused by the next
+/// step (see [`step`](Training::step)), because the training's numbers would overwrite
+/// it.
+///
+/// ```
+/// use micrograd::prelude::*;
+/// use micrograd::tape::Tape;
+/// let (w, x) = (Value::new(3.0), Value::new(0.0).no_grad());
+/// let mut tape = Tape::compile(&(&w * &x))?;
+/// let input = tape.inputs(&[x.clone()])?;
+/// let mut opt = Sgd::new(vec![w.clone()], 0.1)?;
+/// let mut training = tape.train(&mut opt, 2)?;
+/// for _ in 0..3 {
+///     training.step(&input, &[[1.0], [2.0]])?;   // d (w x) / dw = x, summed: 3
+/// }
+/// assert_eq!(w.data(), 3.0);                     // not written yet
+/// training.finish();
+/// assert_eq!(w.data(), 3.0 - 0.1 * 3.0 - 0.1 * 3.0 - 0.1 * 3.0);
+/// assert_eq!(w.grad(), 3.0);                     // the gradient of the last step
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+pub struct Training<'a, O: Optimizer + ?Sized> {
+    tape: &'a mut Tape,
+    opt: &'a mut O,
+    threads: usize,
+    /// [`data_writes`] and [`grad_marks`] after the last write-back: another count
+    /// means a `Value` was written (or marked) meanwhile.
+    writes: u64,
+    marks: u64,
+    /// Whether a step was taken since the `Value`s were last written.
+    unwritten: bool,
+}
+
+impl Tape {
+    /// Starts a [`Training`] of `opt`'s parameters on this tape, its steps on up to
+    /// `threads` threads: `flush_and_step` after every batch, but the parameters'
+    /// `Value`s written once, at its end.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] if `threads` is 0.
+    pub fn train<'a, O: Optimizer + ?Sized>(
+        &'a mut self,
+        opt: &'a mut O,
+        threads: usize,
+    ) -> Result<Training<'a, O>, Error> {
+        check_threads(threads)?;
+        self.load_params(opt.params());
+        Ok(Training {
+            tape: self,
+            opt,
+            threads,
+            writes: data_writes(),
+            marks: grad_marks(),
+            unwritten: false,
+        })
+    }
+}
+
+impl<O: Optimizer + ?Sized> Training<'_, O> {
+    /// One step: every sample of the batch forward and backward on the threads
+    /// ([`Tape::accumulate_batch`]), then the optimiser's step from the gradient sums
+    /// ([`Tape::flush_and_step`]), on the tape's numbers. Returns each sample's loss.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] (nothing runs) if a `Value`'s data was written, or a
+    /// value marked `no_grad`, on this thread since the training started: its numbers
+    /// would overwrite that write. The errors of
+    /// [`accumulate_batch`](Tape::accumulate_batch) (then the sums are dropped and the
+    /// parameters are as before) and of the optimiser's step (then the `Value`s are
+    /// written at once, as the refused `flush_and_step` would have left them).
+    pub fn step<S: AsRef<[f64]> + Sync>(
+        &mut self,
+        inputs: &Inputs,
+        samples: &[S],
+    ) -> Result<Vec<f64>, Error> {
+        if data_writes() != self.writes || grad_marks() != self.marks {
+            return Err(Error::InvalidInput(
+                "a Value was written (set_data, an optimizer's step, no_grad) while a \
+                 Training held the parameters: its numbers would overwrite that; \
+                 finish() the Training first, then start another"
+                    .to_owned(),
+            ));
+        }
+        let losses = self.tape.accumulate_batch(inputs, samples, self.threads)?;
+        self.unwritten = true;
+        if let Err(refused) = self.tape.step_numbers(self.opt, self.threads) {
+            self.write_back();
+            return Err(refused);
+        }
+        Ok(losses)
+    }
+
+    /// Feeds the leaves `inputs` names for the steps that follow, as
+    /// [`Tape::set_inputs`] (e.g. a batch's scale).
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Tape::set_inputs`].
+    pub fn set_inputs(&mut self, inputs: &Inputs, sample: &[f64]) -> Result<(), Error> {
+        self.tape.set_inputs(inputs, sample)
+    }
+
+    /// [`Tape::evaluate_batch`] on the trained numbers.
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Tape::evaluate_batch`].
+    pub fn evaluate_batch<S: AsRef<[f64]> + Sync>(
+        &mut self,
+        inputs: &Inputs,
+        samples: &[S],
+    ) -> Result<Vec<Vec<f64>>, Error> {
+        self.tape.evaluate_batch(inputs, samples, self.threads)
+    }
+
+    /// The optimiser, e.g. to change its learning rate between steps.
+    pub fn optimizer(&mut self) -> &mut O {
+        self.opt
+    }
+
+    /// The parameters' current numbers, in the optimiser's order (what their `Value`s
+    /// will hold when the training ends).
+    pub fn params(&self) -> &[f64] {
+        self.tape.plan.data()
+    }
+
+    /// Ends the training: the parameters' `Value`s get their data and grads, as after
+    /// the last [`flush_and_step`](Tape::flush_and_step). (Dropping the `Training` does
+    /// the same.)
+    pub fn finish(self) {}
+
+    /// The numbers into the `Value`s, if a step left some unwritten.
+    fn write_back(&mut self) {
+        if self.unwritten {
+            self.tape.write_back(self.opt.params());
+            self.unwritten = false;
+        }
+        self.writes = data_writes();
+    }
+}
+
+impl<O: Optimizer + ?Sized> Drop for Training<'_, O> {
+    fn drop(&mut self) {
+        self.write_back();
+    }
+}
