@@ -95,6 +95,43 @@ fn f64_on_the_left_becomes_a_leaf() {
     assert_eq!((left.op(), left.data()), ("", 10.0));
 }
 
+// x = Value(3.0); y = x * 2.0; y.backward(); [(p.data, p.grad) for p in y._prev]
+//   -> [(3.0, 2.0), (2.0, 3.0)]; the same for 2.0 * x, and x + 4.0 gives the 4.0 grad 1
+// (the number is kept in the node, and shown as Python's leaf wherever you look)
+#[test]
+fn an_f64_operand_is_shown_as_pythons_leaf_with_its_gradient() {
+    let x = Value::new(3.0);
+    let (right, left, plus, minus) = (&x * 2.0, 2.0 * &x, &x + 4.0, 10.0 - &x);
+    for y in [&right, &left, &plus, &minus] {
+        y.backward();
+    }
+    let leaf = |y: &Value, i: usize| {
+        (
+            y.parents()[i].op(),
+            y.parents()[i].data(),
+            y.parents()[i].grad(),
+        )
+    };
+    assert_eq!(leaf(&right, 1), ("", 2.0, 3.0));
+    assert_eq!(leaf(&left, 0), ("", 2.0, 3.0));
+    assert_eq!(leaf(&plus, 1), ("", 4.0, 1.0));
+    assert_eq!(leaf(&minus, 0), ("", 10.0, 1.0)); // Python: -x + 10, its 10 gets 1
+    assert!(Value::ptr_eq(&right.parents()[1], &right.parents()[1]));
+    // x = Value(-1.5); y = (x * 2.0).relu(); y.backward()  -> the 2.0's grad is 0.0
+    let x = Value::new(-1.5);
+    let y = (&x * 2.0).relu();
+    let product = y.parents()[0].clone();
+    assert_eq!(product.parents()[1].grad(), 0.0, "before backward()");
+    y.backward();
+    assert_eq!(product.parents()[1].grad(), 0.0);
+    // z = x * 2.0; z.grad = 1.0   -- the 2.0's grad is 0 until z._backward() runs
+    let z = &x * 2.0;
+    z.set_grad(1.0);
+    assert_eq!(z.parents()[1].grad(), 0.0, "no rule ran yet");
+    z.backward_step();
+    assert_eq!(z.parents()[1].grad(), -1.5);
+}
+
 // c += c + 1   (Python rebinds the name c to a new Value)
 #[test]
 fn assign_ops_rebind_the_handle_to_a_new_node() {

@@ -80,3 +80,21 @@ fn a_graph_is_freed_even_when_leaves_outlive_it() {
     assert_eq!(live_bytes(), before);
     assert!(x.grad() > 0.0, "the leaf keeps its gradient");
 }
+
+// y = x * 2.0   -- Python makes two objects, Value(2.0) and the product; here the number
+// is kept in the product's node, and its leaf is made only when someone looks at it
+#[test]
+fn an_f64_operand_costs_no_allocation_of_its_own() {
+    let x = Value::new(3.0);
+    let before = live_bytes();
+    let one = Value::new(1.0);
+    let node = live_bytes() - before; // every node is the same size
+    let y = &x * 2.0;
+    assert_eq!(live_bytes() - before, 2 * node, "one node for `x * 2.0`");
+    let z = 2.0 * &y + 1.0;
+    assert_eq!(live_bytes() - before, 4 * node, "one node per op");
+    let parents = z.parents(); // shows Python's leaf Value(1.0): made now
+    assert!(live_bytes() - before >= 5 * node);
+    drop((one, y, z, parents));
+    assert_eq!(live_bytes(), before);
+}

@@ -75,6 +75,22 @@ fn after_an_error_the_graph_can_still_be_used() {
     assert_eq!(x.grad(), 3.0);
 }
 
+// x = Value(nan); y = x * inf; z = inf * x  -- Python makes a leaf of each number, and
+// a non-finite one is reported as that leaf (label None), in the order Python's graph
+// lists the parents: x before the constant in `x * inf`, after it in `inf * x`
+#[test]
+fn a_non_finite_f64_operand_is_reported_as_the_leaf_python_makes_of_it() {
+    let x = Value::new(f64::NAN).with_label("x");
+    let err = (&x * f64::INFINITY).try_backward().unwrap_err();
+    assert_eq!(non_finite(err), (Pass::Forward, "", Some("x".into())));
+    let err = (f64::INFINITY * &x).try_backward().unwrap_err();
+    assert_eq!(non_finite(err), (Pass::Forward, "", None));
+    let y = Value::new(1.0);
+    let err = (1.0 - (&y / f64::NAN)).try_backward().unwrap_err();
+    assert!(err.to_string().contains("NaN"), "{err}");
+    assert_eq!(non_finite(err), (Pass::Forward, "", None));
+}
+
 // The 0.0 in `0.0 * &big` is a constant the engine made: no one holds it, so an
 // overflow in its gradient alone is no error; every gradient you can read is finite.
 // The tape agrees.

@@ -49,6 +49,9 @@ enum Node {
     Const(f64),
     Unary(&'static str, usize, f64),
     Binary(&'static str, usize, usize),
+    /// `a op c` (or `c op a` if the bool is true) with a plain `f64` `c`, which the
+    /// engine keeps in its node and the tape compiles as the leaf Python makes.
+    WithConstant(&'static str, usize, f64, bool),
     Sum(Vec<usize>),
     /// A `Value::custom` op (see [`custom`]) of one, two or three parents.
     Custom(Vec<usize>),
@@ -74,6 +77,7 @@ impl Recipe {
                 Node::Const(c) => Value::new(*c),
                 Node::Unary(op, a, p) => unary(op, &built[*a], *p),
                 Node::Binary(op, a, b) => binary(op, &built[*a], &built[*b]),
+                Node::WithConstant(op, a, c, first) => with_constant(op, &built[*a], *c, *first),
                 Node::Sum(terms) => terms.iter().map(|&t| built[t].clone()).sum(),
                 Node::Custom(parents) => {
                     custom(&parents.iter().map(|&p| &built[p]).collect::<Vec<_>>())
@@ -161,6 +165,20 @@ fn binary(op: &str, a: &Value, b: &Value) -> Value {
     }
 }
 
+fn with_constant(op: &str, a: &Value, c: f64, first: bool) -> Value {
+    match (op, first) {
+        ("+", false) => a + c,
+        ("+", true) => c + a,
+        ("-", false) => a - c,
+        ("-", true) => c - a,
+        ("*", false) => a * c,
+        ("*", true) => c * a,
+        ("/", false) => a / c,
+        ("/", true) => c / a,
+        _ => unreachable!("{op}"),
+    }
+}
+
 /// Builds recipes of network-shaped graphs.
 struct Generator<'a> {
     rng: &'a mut Rng,
@@ -210,6 +228,16 @@ impl Generator<'_> {
 
     fn binary_of(&mut self, a: usize, b: usize) -> usize {
         let op = BINARY[self.rng.int(0, BINARY.len() - 1)];
+        if op != "pow" && self.rng.chance(0.3) {
+            // An `f64` operand, on either side; now and then one that is not finite.
+            let c = match self.rng.int(0, 9) {
+                0 => f64::INFINITY,
+                1 => 0.0,
+                _ => self.rng.data(),
+            };
+            let first = self.rng.chance(0.5);
+            return self.push(Node::WithConstant(op, a, c, first));
+        }
         let b = if matches!(op, "/" | "pow") && self.rng.chance(0.9) {
             self.positive(b)
         } else {
@@ -395,10 +423,12 @@ fn graph_backward(
 }
 
 /// One random graph, compiled once and run for `rounds` rounds against the dynamic
-/// graph. Panics with the seed and round at the first difference.
-fn tape_equals_graph(seed: u64, rounds: usize) {
+/// graph. Panics with the seed and round at the first difference. Returns whether the
+/// graph had an `f64` operand.
+fn tape_equals_graph(seed: u64, rounds: usize) -> bool {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let (recipe, n_inputs, n_params) = random_graph(&mut rng);
+    let with_constant = (recipe.nodes.iter()).any(|(n, _)| matches!(n, Node::WithConstant(..)));
     // Half of the graphs take inputs that need no gradient, as `forward_f64` makes them.
     let frozen = rng.chance(0.5);
     let input = |x: f64| match frozen {
@@ -526,6 +556,7 @@ fn tape_equals_graph(seed: u64, rounds: usize) {
             });
         }
     }
+    with_constant
 }
 
 #[test]
@@ -534,7 +565,13 @@ fn random_graphs_on_the_tape_equal_the_dynamic_graph_bit_for_bit() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(20);
-    for seed in 0..graphs {
-        tape_equals_graph(seed, 6);
-    }
+    let with_constant = (0..graphs)
+        .filter(|&seed| tape_equals_graph(seed, 6))
+        .count();
+    // (So that the graphs cannot lose their `f64` operands silently.)
+    println!("{with_constant} of {graphs} graphs have an f64 operand");
+    assert!(
+        with_constant * 4 >= graphs as usize,
+        "{with_constant} of {graphs}"
+    );
 }

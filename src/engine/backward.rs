@@ -15,7 +15,7 @@
 //! frontier of the walk, so a chain of millions of nodes needs almost no extra memory.
 
 use super::op::Op;
-use super::value::{Node, Value};
+use super::value::{Node, Side, Value};
 use crate::error::{Error, Pass};
 
 impl Value {
@@ -117,6 +117,10 @@ impl Value {
             let node = value.node();
             if check && error.is_none() {
                 error = forward_anomaly(&node);
+                // (A constant operand is checked where Python's leaf for it would be.)
+                if let (None, Some((c, Side::Left))) = (&error, node.parents.constant()) {
+                    error = constant_anomaly(c);
+                }
             }
             for parent in node.parents() {
                 let mut p = parent.0.borrow_mut();
@@ -129,6 +133,9 @@ impl Value {
                         error = forward_anomaly(&p);
                     }
                 }
+            }
+            if let (true, None, Some((c, Side::Right))) = (check, &error, node.parents.constant()) {
+                error = constant_anomaly(c);
             }
         }
 
@@ -206,12 +213,25 @@ impl Value {
 
 /// The error for a node whose forward value is not finite although its parents are.
 fn forward_anomaly(node: &Node) -> Option<Error> {
-    let made_here = !node.data.is_finite() && node.parents().iter().all(|p| p.data().is_finite());
+    let made_here = !node.data.is_finite()
+        && node.parents().iter().all(|p| p.data().is_finite())
+        && node.parents.constant().is_none_or(|(c, _)| c.is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,
         op: node.op_name(),
         label: node.label().map(str::to_owned),
         value: node.data,
+    })
+}
+
+/// The error for a constant operand (`&x * f64::NAN`) that is not finite: what
+/// [`forward_anomaly`] reports for Python's leaf holding it.
+fn constant_anomaly(c: f64) -> Option<Error> {
+    (!c.is_finite()).then_some(Error::NonFinite {
+        pass: Pass::Forward,
+        op: Op::Leaf.symbol(),
+        label: None,
+        value: c,
     })
 }
 

@@ -139,6 +139,7 @@ impl Value {
             pending: 0,
             hidden: false,
             requires_grad,
+            constant_rule_ran: std::cell::Cell::new(false),
             backward: Some(Box::new(custom_rule)),
             extra: Some(Box::new(Extra {
                 custom: Some(custom),

@@ -29,7 +29,7 @@ impl Drop for Node {
 fn push_parents(stack: &mut Vec<Value>, parents: Parents) {
     match parents {
         Parents::None => {}
-        Parents::One([a]) => push_if_last(stack, a),
+        Parents::One([a]) | Parents::Constant([a], _, _) => push_if_last(stack, a),
         Parents::Two([a, b]) => {
             push_if_last(stack, a);
             push_if_last(stack, b);

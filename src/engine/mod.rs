@@ -15,6 +15,7 @@
 //! | `ops.rs` | the shape all ops share (`parent.grad += local * out.grad`); `Sum`, `Product` | the `_backward` closures |
 //! | `rules.rs` | what a rule is; the table from op code to rule, shared with the tape | |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
+//! | `constant.rs` | an `f64` operand kept in its node (`&x * 2.0`), shown as Python's leaf | `Value(other)` in `__mul__` |
 //! | `neuron.rs` | [`Value::neuron`]: a neuron's weighted sum and activation as one node, with its rule | `Neuron.__call__` |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
 //! | `backward.rs` | `backward()`, one node's `backward_step()`, anomaly detection | `backward()`, `_backward()` |
@@ -42,6 +43,7 @@ mod activations;
 pub(crate) mod address;
 mod arithmetic;
 mod backward;
+mod constant;
 pub(crate) mod custom;
 mod drop;
 mod functions;

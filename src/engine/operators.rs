@@ -2,8 +2,9 @@
 //!
 //! Python gets these from `__add__`/`__radd__`/...; Rust needs one `impl` per pair of
 //! operand types, so a macro (in the style of std's `forward_ref_binop!`) writes them
-//! all from the four methods in `ops.rs`. An `f64` operand becomes a leaf `Value`, as
-//! Python's `other if isinstance(other, Value) else Value(other)` does.
+//! all from the four methods in `arithmetic.rs`. An `f64` operand is kept in the node
+//! (`constant.rs`), where Python's `other if isinstance(other, Value) else Value(other)`
+//! makes a leaf `Value` of it; the graph's views and [`Value::parents`] show that leaf.
 //!
 //! | expression | derivative in `a` | derivative in `b` |
 //! |------------|-------------------|-------------------|
@@ -64,12 +65,13 @@
 
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use super::value::Value;
+use super::op::Op;
+use super::value::{Side, Value};
 
 /// Implements one binary operator for every mix of `Value`, `&Value` and `f64`, and its
 /// assigning form, from a method `fn(&Value, &Value) -> Value`.
 macro_rules! value_binop {
-    ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $method:ident) => {
+    ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $method:ident, $code:expr) => {
         impl $Op<&Value> for &Value {
             type Output = Value;
             fn $op(self, rhs: &Value) -> Value {
@@ -97,25 +99,25 @@ macro_rules! value_binop {
         impl $Op<f64> for &Value {
             type Output = Value;
             fn $op(self, rhs: f64) -> Value {
-                self.$method(&Value::hidden_constant(rhs))
+                self.with_constant($code, rhs, Side::Right)
             }
         }
         impl $Op<f64> for Value {
             type Output = Value;
             fn $op(self, rhs: f64) -> Value {
-                self.$method(&Value::hidden_constant(rhs))
+                self.with_constant($code, rhs, Side::Right)
             }
         }
         impl $Op<&Value> for f64 {
             type Output = Value;
             fn $op(self, rhs: &Value) -> Value {
-                Value::hidden_constant(self).$method(rhs)
+                rhs.with_constant($code, self, Side::Left)
             }
         }
         impl $Op<Value> for f64 {
             type Output = Value;
             fn $op(self, rhs: Value) -> Value {
-                Value::hidden_constant(self).$method(&rhs)
+                rhs.with_constant($code, self, Side::Left)
             }
         }
         impl $OpAssign<&Value> for Value {
@@ -130,16 +132,16 @@ macro_rules! value_binop {
         }
         impl $OpAssign<f64> for Value {
             fn $op_assign(&mut self, rhs: f64) {
-                *self = self.$method(&Value::hidden_constant(rhs));
+                *self = self.with_constant($code, rhs, Side::Right);
             }
         }
     };
 }
 
-value_binop!(Add, add, AddAssign, add_assign, add_value);
-value_binop!(Sub, sub, SubAssign, sub_assign, sub_value);
-value_binop!(Mul, mul, MulAssign, mul_assign, mul_value);
-value_binop!(Div, div, DivAssign, div_assign, div_value);
+value_binop!(Add, add, AddAssign, add_assign, add_value, Op::Add);
+value_binop!(Sub, sub, SubAssign, sub_assign, sub_value, Op::Sub);
+value_binop!(Mul, mul, MulAssign, mul_assign, mul_value, Op::Mul);
+value_binop!(Div, div, DivAssign, div_assign, div_value, Op::Div);
 
 impl Neg for &Value {
     type Output = Value;

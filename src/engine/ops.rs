@@ -51,7 +51,7 @@ fn unary_rule(out: &Node) {
 
 /// The backward rule of every two-parent node: `a.grad += d out / d a * out.grad`, then
 /// the same for `b` (for `a * a` both add to the same grad, as in Python).
-fn binary_rule(out: &Node) {
+pub(super) fn binary_rule(out: &Node) {
     let [a, b] = out.parents() else {
         unreachable!("a binary node has two parents")
     };

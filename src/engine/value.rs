@@ -62,6 +62,21 @@ pub(crate) enum Parents {
     Two([Value; 2]),
     /// Any number of parents (the n-ary [`Sum`](std::iter::Sum) node).
     Many(Box<[Value]>),
+    /// A two-operand op with one `f64` operand (`&x * 2.0`, `1.0 - &x`): the `Value`
+    /// parent, the constant, and which side the constant is on. Python makes a leaf
+    /// `Value(2.0)` for it; here it is kept in the node, so that the op costs one
+    /// allocation, not two (see `constant.rs`, which also turns it back into a leaf
+    /// wherever the graph is shown or compiled).
+    Constant([Value; 1], f64, Side),
+}
+
+/// Which operand of a [`Parents::Constant`] node the constant is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// `2.0 * &x`: the constant is the first operand.
+    Left,
+    /// `&x * 2.0`: the constant is the second operand.
+    Right,
 }
 
 impl Parents {
@@ -72,6 +87,16 @@ impl Parents {
             Parents::One(p) => p,
             Parents::Two(p) => p,
             Parents::Many(p) => p,
+            Parents::Constant(p, _, _) => p,
+        }
+    }
+
+    /// The constant operand and its side, for a [`Parents::Constant`] node.
+    #[inline]
+    pub(crate) fn constant(&self) -> Option<(f64, Side)> {
+        match *self {
+            Parents::Constant(_, c, side) => Some((c, side)),
+            _ => None,
         }
     }
 
@@ -113,6 +138,9 @@ pub(crate) struct Node {
     /// false for a leaf made with [`Value::no_grad`] and for a result none of whose
     /// parents needs one; its rule is then skipped and its grad stays 0.
     pub(crate) requires_grad: bool,
+    /// Whether the rule of a [`Parents::Constant`] node has run, so that its constant,
+    /// shown as a leaf, has the gradient the rule gives it (0 before).
+    pub(crate) constant_rule_ran: Cell<bool>,
     /// The chain rule for this node (Python's `self._backward`); `None` for leaves.
     pub(crate) backward: Option<BackwardFn>,
     /// Label and op constant, only for the nodes that have them.
@@ -194,7 +222,9 @@ impl Value {
     }
 
     /// The leaf the engine makes for an `f64` operand (Python's `other if
-    /// isinstance(other, Value) else Value(other)`), marked as hidden.
+    /// isinstance(other, Value) else Value(other)`), marked as hidden: where the graph is
+    /// shown or compiled (`constant.rs` keeps the number in the node until then), and in
+    /// the graph a tape rebuilds.
     pub(crate) fn hidden_constant(data: f64) -> Value {
         Value::leaf(data, true)
     }
@@ -208,6 +238,7 @@ impl Value {
             pending: 0,
             hidden,
             requires_grad: true,
+            constant_rule_ran: Cell::new(false),
             backward: None,
             extra: None,
         })
@@ -243,6 +274,7 @@ impl Value {
             pending: 0,
             hidden: false,
             requires_grad,
+            constant_rule_ran: Cell::new(false),
             backward: Some(backward),
             extra,
         })
@@ -479,6 +511,7 @@ impl Value {
     /// assert!(Value::ptr_eq(&p[0], &a) && Value::ptr_eq(&p[1], &b));
     /// ```
     pub fn parents(&self) -> Vec<Value> {
+        self.expand_constant();
         self.0.borrow().parents().to_vec()
     }
 
