@@ -130,6 +130,7 @@ pub mod optim;
 pub mod program;
 pub mod random;
 pub mod tape;
+mod threads;
 pub mod view;
 
 pub use engine::Value;

@@ -50,6 +50,7 @@ pub use sgd::Sgd;
 pub use state::OptimizerState;
 
 use crate::program::all_finite;
+use crate::threads::share;
 use crate::{Error, Value};
 
 /// An optimiser: it owns handles to the parameters and moves them against their
@@ -321,25 +322,16 @@ impl<const K: usize> State<K> {
         };
         let old = &*data;
         // Each parameter's update is independent of the others': the blocks may run
-        // in any order, and the lowest refused index is that of a run in order.
-        #[cfg(feature = "parallel")]
-        if threads > 1 {
-            use rayon::prelude::*;
-            let refused = (old.par_chunks(block).zip(grads.par_chunks(block)))
-                .zip(self.current.par_chunks(block))
-                .zip(self.next.par_chunks_mut(block))
-                .zip(self.data.par_chunks_mut(block))
-                .enumerate()
-                .filter_map(|b| run(b).err())
-                .min_by_key(|&(i, _)| i);
-            return self.commit(params, data, refused);
-        }
-        let refused = (old.chunks(block).zip(grads.chunks(block)))
+        // on any thread, and the first refusal in block order is the lowest index.
+        let blocks = (old.chunks(block).zip(grads.chunks(block)))
             .zip(self.current.chunks(block))
             .zip(self.next.chunks_mut(block))
             .zip(self.data.chunks_mut(block))
             .enumerate()
-            .find_map(|b| run(b).err());
+            .collect();
+        let refused = share(blocks, threads, run)
+            .into_iter()
+            .find_map(Result::err);
         self.commit(params, data, refused)
     }
 

@@ -29,6 +29,7 @@
 use super::{Inputs, Tape};
 use crate::error::{Error, Pass};
 use crate::program::{all_finite, Buffers, Program};
+use crate::threads::share;
 
 /// How many samples a chunk of [`Tape::accumulate_batch`] has: the unit of work of a
 /// thread, and of the fixed order in which gradients are added up (see
@@ -40,10 +41,19 @@ pub const CHUNK: usize = 8;
 /// chunks' sums wait in memory until their round is over.
 const ROUND: usize = 4;
 
-/// The leaves' gradients are added up in one block of leaves per worker, of at least
-/// this many leaves, each block on one thread (the order of the additions within a leaf
-/// does not depend on it).
-const REDUCE_BLOCK: usize = 4096;
+/// The passes over every leaf or parameter of a batch (adding up the chunks' sums,
+/// a step's gradients and new data) run in one block per thread, of at least this many
+/// numbers: each number's arithmetic does not depend on the blocks.
+const BLOCK: usize = 4096;
+
+/// Runs `f(first, block)` on `xs` cut into one block per thread (each of at least
+/// [`BLOCK`] numbers; `first` is the block's first index), on rayon's threads with the
+/// `parallel` feature (see [`share`]), one block after the other without it.
+pub(super) fn in_blocks<T: Send>(xs: &mut [T], threads: usize, f: impl Fn(usize, &mut [T]) + Sync) {
+    let block = xs.len().div_ceil(threads).max(BLOCK);
+    let blocks = xs.chunks_mut(block).enumerate().collect();
+    share(blocks, threads, |(b, xs)| f(b * block, xs));
+}
 
 /// The workers of a tape's batch methods: their buffers, kept between batches. (The
 /// threads are those of rayon's global pool, which the optimisers'
@@ -272,16 +282,7 @@ impl Tape {
             backward,
             first,
         };
-        let run = |share| job.run(share);
-        #[cfg(feature = "parallel")]
-        let failed: Vec<Result<(), Error>> = if workers > 1 {
-            use rayon::prelude::*;
-            shares.into_par_iter().map(run).collect()
-        } else {
-            shares.into_iter().map(run).collect()
-        };
-        #[cfg(not(feature = "parallel"))]
-        let failed: Vec<Result<(), Error>> = shares.into_iter().map(run).collect();
+        let failed = share(shares, workers, |share| job.run(share));
         // Each worker stops at its first error, that of its lowest failing sample, and
         // the workers' samples follow each other (and the rounds): the first error in
         // worker order is that of the batch's lowest failing sample, whoever ran what.
@@ -296,26 +297,15 @@ impl Tape {
     /// `workers` threads, a block of leaves each).
     fn add_chunk_sums(&mut self, workers: usize) -> Result<(), Error> {
         let leaves = self.leaves.len();
-        let block = leaves.div_ceil(workers).max(REDUCE_BLOCK);
         let grad = &mut self.buf.grad[..leaves];
         let sums = &self.workers.sums;
-        let add = |(first, grad): (usize, &mut [f64])| {
+        in_blocks(grad, workers, |first, grad| {
             for chunk in sums.chunks(leaves) {
-                let chunk = &chunk[first * block..][..grad.len()];
-                for (g, s) in grad.iter_mut().zip(chunk) {
+                for (g, s) in grad.iter_mut().zip(&chunk[first..]) {
                     *g += s;
                 }
             }
-        };
-        #[cfg(feature = "parallel")]
-        if workers > 1 {
-            use rayon::prelude::*;
-            grad.par_chunks_mut(block).enumerate().for_each(add);
-        } else {
-            grad.chunks_mut(block).enumerate().for_each(add);
-        }
-        #[cfg(not(feature = "parallel"))]
-        grad.chunks_mut(block).enumerate().for_each(add);
+        });
         if all_finite(grad) {
             return Ok(());
         }

@@ -9,6 +9,7 @@
 //! parameter's new data and grad ([`Tape::write_back`]); a `Training` makes that one
 //! pass at its end instead of after every step.
 
+use super::parallel::in_blocks;
 use super::Tape;
 use crate::engine::address::AddressMap;
 use crate::engine::{count_data_write, data_writes, grad_marks, Value};
@@ -32,8 +33,8 @@ pub(super) struct StepPlan {
     leaf: Vec<u32>,
     /// Whether each parameter needs a gradient.
     needs_grad: Vec<bool>,
-    /// Whether every parameter is a leaf of the tape and needs a gradient.
-    plain: bool,
+    /// Each leaf's parameter ([`ELSEWHERE`]: none; the last, if it is listed twice).
+    param_of: Vec<u32>,
     /// The tape's leaves that are none of the parameters and need a gradient.
     others: Vec<u32>,
     /// Each parameter's data, then new data, for the optimiser: between the steps of a
@@ -69,7 +70,10 @@ impl StepPlan {
             .map(|p| leaf_index.get(&p.address()).copied().unwrap_or(ELSEWHERE))
             .collect();
         self.needs_grad = params.iter().map(Value::requires_grad).collect();
-        self.plain = (self.leaf.iter().zip(&self.needs_grad)).all(|(&k, &n)| k != ELSEWHERE && n);
+        self.param_of = vec![ELSEWHERE; leaves.len()];
+        for (i, &k) in (0..).zip(&self.leaf).filter(|&(_, &k)| k != ELSEWHERE) {
+            self.param_of[k as usize] = i;
+        }
         let mut other: Vec<bool> = leaves.iter().map(Value::requires_grad).collect();
         for &k in self.leaf.iter().filter(|&&k| k != ELSEWHERE) {
             other[k as usize] = false;
@@ -171,13 +175,16 @@ impl Tape {
         let leaves = self.leaves.len();
         let (grad, unflushed) = (&mut self.buf.grad[..leaves], self.unflushed);
         // `zero_grad`, then `flush_grads`: 0 + the sum, for a leaf that gets one.
-        let sums = plan.leaf.iter().zip(&plan.needs_grad);
-        for (g, (&k, &needs_grad)) in plan.grads.iter_mut().zip(sums) {
-            *g = match k != ELSEWHERE && unflushed && needs_grad {
-                true => 0.0 + grad[k as usize],
-                false => 0.0,
-            };
-        }
+        let (leaf, needs_grad, sums) = (&plan.leaf, &plan.needs_grad, &*grad);
+        in_blocks(&mut plan.grads, threads, |first, grads| {
+            let params = leaf[first..].iter().zip(&needs_grad[first..]);
+            for (g, (&k, &needs_grad)) in grads.iter_mut().zip(params) {
+                *g = match k != ELSEWHERE && unflushed && needs_grad {
+                    true => 0.0 + sums[k as usize],
+                    false => 0.0,
+                };
+            }
+        });
         if unflushed {
             for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
                 *g += grad[k as usize];
@@ -187,12 +194,16 @@ impl Tape {
         self.buf.grads_finite = true;
         self.unflushed = false;
         opt.step_numbers(&mut plan.data, &plan.grads, threads)?;
-        let (data, fed) = (&mut self.buf.data[..], &self.fed[..]);
-        for (&d, &k) in plan.data.iter().zip(&plan.leaf) {
-            if k != ELSEWHERE && !fed[k as usize] {
-                data[k as usize] = d;
+        // The new data into the tape's copy, leaf by leaf (a fed leaf keeps its sample).
+        let (param_of, fed, new) = (&plan.param_of, &self.fed, &plan.data);
+        in_blocks(&mut self.buf.data[..leaves], threads, |first, data| {
+            let leaves = param_of[first..].iter().zip(&fed[first..]);
+            for (d, (&i, &fed)) in data.iter_mut().zip(leaves) {
+                if i != ELSEWHERE && !fed {
+                    *d = new[i as usize];
+                }
             }
-        }
+        });
         self.buf.panels_stale = true;
         if !self.buf.leaves_finite {
             self.buf.leaves_finite = all_finite(&self.buf.data[..leaves]);
