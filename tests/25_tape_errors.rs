@@ -114,3 +114,27 @@ fn an_infinite_gradient_is_found_even_when_a_zero_derivative_follows() {
         }
     ));
 }
+
+// The tape checks the gradients it writes cheaply (their sum over a run must be finite)
+// and, when that sum is not, looks at every leaf's gradient before it calls anything an
+// error: large gradients that are each finite are no error, as in the dynamic graph.
+#[test]
+fn large_finite_gradients_whose_sum_overflows_are_no_error() {
+    let w: Vec<Value> = (0..8).map(|_| Value::new(1e-10)).collect();
+    let x: Vec<Value> = (0..8).map(|_| Value::new(1e308)).collect();
+    let loss: Value = w.iter().zip(&x).map(|(w, x)| w * x).sum();
+    loss.try_backward().unwrap();
+    let graph: Vec<f64> = w.iter().chain(&x).map(Value::grad).collect();
+    assert_eq!(graph[0], 1e308); // d loss / d w0 = x0
+
+    let mut tape = Tape::compile(&loss).unwrap();
+    for v in w.iter().chain(&x) {
+        v.zero_grad();
+    }
+    tape.forward().unwrap();
+    tape.backward().unwrap();
+    let taped: Vec<f64> = w.iter().chain(&x).map(Value::grad).collect();
+    assert_eq!(taped, graph);
+    tape.accumulate().unwrap();
+    assert_eq!(tape.grad_of(&w[7]).unwrap(), 1e308);
+}

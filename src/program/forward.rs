@@ -1,7 +1,7 @@
 //! The forward pass: compute every inner node in order from the leaves' data.
 
-use super::layer::layer_sums;
-use super::{all_finite, Buffers, Program, Run, Step};
+use super::layer::{activate_layer, layer_sums};
+use super::{Buffers, Program, Run, Step};
 use crate::engine::rules::NO_CONSTS;
 use crate::error::Error;
 
@@ -30,20 +30,9 @@ impl Program {
                 let [a, b] = self.args[k].map(|i| i as usize);
                 let (panel, width) = (&buf.panels[layer.panel as usize..], layer.width as usize);
                 let sums = layer_sums(data, &runs[a..b], panel, width);
-                let sums = &sums[..width];
-                // (An activation may hide an overflow in its sum: tanh(inf) is 1.)
-                finite &= all_finite(sums);
                 // (The sums of a layer have the same step: one activation for all.)
                 let out = &mut data[layer.nodes()];
-                match self.steps[k] {
-                    Step::DotThen(op) => {
-                        for (o, sum) in out.iter_mut().zip(sums) {
-                            *o = op.forward(*sum, 0.0, NO_CONSTS);
-                        }
-                    }
-                    _ => out.copy_from_slice(sums),
-                }
-                finite &= all_finite(out);
+                finite &= activate_layer(self.steps[k], &sums[..width], out);
                 k += width;
                 continue;
             }
