@@ -24,45 +24,67 @@ pub(crate) fn share<T: Send, R: Send>(
     threads: usize,
     f: impl Fn(T) -> R + Sync,
 ) -> Vec<R> {
+    share_with(&mut vec![(); threads.max(1)], items, |_, item| f(item))
+}
+
+/// [`share`], each thread that joins taking one of `states` (the caller the first) and
+/// handing it to `f` with every item it claims: one thread per state (a worker's
+/// buffers).
+pub(crate) fn share_with<S: Send, T: Send, R: Send>(
+    states: &mut [S],
+    items: Vec<T>,
+    f: impl Fn(&mut S, T) -> R + Sync,
+) -> Vec<R> {
     #[cfg(feature = "parallel")]
-    if threads > 1 && items.len() > 1 {
-        return share_on_threads(items, threads, f);
+    if states.len() > 1 && items.len() > 1 {
+        return share_on_threads(states, items, f);
     }
-    let _ = threads;
-    items.into_iter().map(f).collect()
+    match states.first_mut() {
+        Some(state) => items.into_iter().map(|item| f(state, item)).collect(),
+        None => Vec::new(),
+    }
 }
 
 #[cfg(feature = "parallel")]
-fn share_on_threads<T: Send, R: Send>(
+fn share_on_threads<S: Send, T: Send, R: Send>(
+    states: &mut [S],
     items: Vec<T>,
-    threads: usize,
-    f: impl Fn(T) -> R + Sync,
+    f: impl Fn(&mut S, T) -> R + Sync,
 ) -> Vec<R> {
-    let n = items.len();
-    // Each unit is taken out of its slot by the thread that claims it (a lock no other
-    // thread waits for), and its result put into its own slot.
-    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
+    let (n, threads) = (items.len(), states.len().min(items.len()));
+    // Each state and each unit is taken out of its slot by the thread that claims it (a
+    // lock no other thread waits for), and each result put into its own slot.
+    let states: Vec<Mutex<Option<&mut S>>> = states.iter_mut().map(slot).collect();
+    let items: Vec<Mutex<Option<T>>> = items.into_iter().map(slot).collect();
     let results: Vec<Mutex<Option<R>>> = (0..n).map(|_| Mutex::new(None)).collect();
-    let (next, done) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let run = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        if i >= n {
-            break;
-        }
-        // Counted as done even if `f` panics, so that the caller does not wait forever
-        // (the panic then reaches it through the scope).
-        let _done = Done(&done);
-        let item = slots[i]
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take();
-        if let Some(item) = item {
-            let result = f(item);
-            *results[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+    let (next_state, next, done) = (
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+        AtomicUsize::new(0),
+    );
+    let run = || {
+        let Some(state) = states.get(next_state.fetch_add(1, Ordering::Relaxed)) else {
+            return;
+        };
+        let Some(state) = take(state) else {
+            return;
+        };
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            // Counted as done even if `f` panics, so that the caller does not wait
+            // forever (the panic then reaches it through the scope).
+            let _done = Done(&done);
+            if let Some(item) = take(&items[i]) {
+                let result = f(state, item);
+                *results[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+            }
         }
     };
     rayon::in_place_scope(|scope| {
-        for _ in 1..threads.min(n) {
+        for _ in 1..threads {
             scope.spawn(|_| run());
         }
         run();
@@ -80,6 +102,18 @@ fn share_on_threads<T: Send, R: Send>(
                 .expect("every unit ran to its end (a panic would have reached the scope)")
         })
         .collect()
+}
+
+/// A slot that holds `x` until a thread [`take`]s it.
+#[cfg(feature = "parallel")]
+fn slot<X>(x: X) -> Mutex<Option<X>> {
+    Mutex::new(Some(x))
+}
+
+/// What `slot` holds, taken out (`None` if another thread took it).
+#[cfg(feature = "parallel")]
+fn take<X>(slot: &Mutex<Option<X>>) -> Option<X> {
+    slot.lock().unwrap_or_else(PoisonError::into_inner).take()
 }
 
 /// Counts a unit as done when dropped.

@@ -13,9 +13,19 @@
 //!
 //! Both sweeps are linear in the size of the graph, and the stacks only ever hold the
 //! frontier of the walk, so a chain of millions of nodes needs almost no extra memory.
+//!
+//! The first sweep is only needed for a node with more than one consumer. A node held
+//! by nothing but the one node that has it as a parent (`Rc::strong_count` 1) would get
+//! the count 1, and is ready as soon as that consumer has run. So `backward()` starts
+//! with the second sweep alone, and counts (sweep 1, over what is still to run) only
+//! when it meets a node with more handles than that: a chain or a tree, such as
+//! `y = y * 1.0` a million times, runs in one sweep, in the same order. (`try_backward`
+//! always counts first: it checks every forward value before any rule runs.)
+
+use std::rc::Rc;
 
 use super::op::Op;
-use super::value::{Node, Side, Value};
+use super::value::{Node, Side, Value, Walk};
 use crate::error::{Error, Pass};
 
 impl Value {
@@ -108,62 +118,23 @@ impl Value {
     }
 
     fn run_backward(&self, check: bool) -> Result<(), Error> {
-        let mut error = None;
-
-        // Sweep 1: count each node's consumers inside this graph. A node is pushed the
-        // first time it is reached (its count goes from 0 to 1), so each is expanded once.
-        let mut stack = vec![self.clone()];
-        while let Some(value) = stack.pop() {
-            let node = value.node();
-            if check && error.is_none() {
-                error = forward_anomaly(&node);
-                // (A constant operand is checked where Python's leaf for it would be.)
-                if let (None, Some((c, Side::Left))) = (&error, node.parents.constant()) {
-                    error = constant_anomaly(c);
-                }
-            }
-            for parent in node.parents() {
-                let mut p = parent.0.borrow_mut();
-                p.pending += 1;
-                if p.pending == 1 {
-                    if p.op != Op::Leaf {
-                        stack.push(parent.clone());
-                    } else if check && error.is_none() {
-                        // (A leaf has nothing to visit: checked here, not pushed.)
-                        error = forward_anomaly(&p);
-                    }
-                }
-            }
-            if let (true, None, Some((c, Side::Right))) = (check, &error, node.parents.constant()) {
-                error = constant_anomaly(c);
-            }
-        }
-
-        // Sweep 2: Python's `self.grad = 1; for v in reversed(topo): v._backward()`.
-        // A node runs once its last consumer has run. After an error the sweep still
-        // finishes (without running rules) so that every count is back to 0.
+        // Python's `self.grad = 1`, then `for v in reversed(topo): v._backward()`.
         self.0.borrow_mut().grad = 1.0;
-        stack.push(self.clone());
-        while let Some(value) = stack.pop() {
+        let mut stack = vec![self.clone()];
+        let mut error = None;
+        if check {
+            // (Every forward value is checked before any rule runs.)
+            error = count_consumers(stack.clone(), std::iter::empty(), true);
+        } else if let Some((value, i)) = run_tree(&mut stack) {
+            // A value with more than one consumer: from here on, the rules wait for
+            // their counts (the rest of the graph is under the values still to run).
             let node = value.node();
-            if error.is_none() {
-                // (A node that needs no gradient has nothing to pass on.)
-                if let (Some(rule), true) = (&node.backward, node.requires_grad) {
-                    rule(&node);
-                }
-                if check {
-                    error = backward_anomaly(&node);
-                }
-            }
-            for parent in node.parents() {
-                let mut p = parent.0.borrow_mut();
-                p.pending -= 1;
-                // (A leaf has no rule and no parents: nothing to run.)
-                if p.pending == 0 && p.op != Op::Leaf {
-                    stack.push(parent.clone());
-                }
-            }
+            let _ = count_consumers(stack.clone(), node.parents.walked().skip(i), false);
+            release(node.parents.walked().skip(i), &mut stack);
+        } else {
+            return Ok(());
         }
+        run_counted(&mut stack, check, &mut error);
         error.map_or(Ok(()), Err)
     }
 
@@ -189,10 +160,7 @@ impl Value {
     /// assert_eq!((a.grad(), b.grad()), (-3.0, 2.0));
     /// ```
     pub fn backward_step(&self) {
-        let node = self.node();
-        if let (Some(rule), true) = (&node.backward, node.requires_grad) {
-            rule(&node);
-        }
+        run_rule(&self.node());
     }
 
     /// Sets the grad of this value and of every value it was computed from to 0, so
@@ -211,10 +179,130 @@ impl Value {
     }
 }
 
+/// Runs the rule of each value on `stack` and of everything under it, in Kahn's order,
+/// while every value reached has one consumer and no other handle (`Rc::strong_count`
+/// is 1, and the node holding it does not share the list it is in: that node is its only
+/// consumer, so its count in the first sweep would be 1, and it is ready as soon as that
+/// consumer has run). No count
+/// is needed, so no first sweep: a chain or a tree runs in one. Leaves need nothing
+/// (one held only here is pushed and does nothing when popped). Returns the node whose
+/// parent `i` is the first value with more than one handle, after its own rule and its
+/// parents before `i` were handled; `None` once everything ran.
+fn run_tree(stack: &mut Vec<Value>) -> Option<(Value, usize)> {
+    while let Some(value) = stack.pop() {
+        let node = value.node();
+        run_rule(&node);
+        // (A list of parents shared with other nodes, a layer's inputs, gives each of
+        // its values one consumer per node holding it: those are counted.)
+        let own = !node.parents.shares_walked_lists();
+        for (i, parent) in node.parents.walked().enumerate() {
+            if own && Rc::strong_count(&parent.0) == 1 {
+                stack.push(parent.clone());
+            } else if parent.node().op != Op::Leaf {
+                drop(node);
+                return Some((value, i));
+            }
+        }
+    }
+    None
+}
+
+/// Sweep 1: counts each node's consumers (`pending`) among the values on `stack`, the
+/// values under them, and the edges to `extra` (a node's parents whose count its rule
+/// has yet to lower). A node is expanded the first time it is reached (its count goes
+/// from 0 to 1). With `check`, returns the first forward value that is not finite
+/// although its parents are (see [`Value::try_backward`]).
+fn count_consumers<'a>(
+    mut stack: Vec<Value>,
+    extra: impl Iterator<Item = &'a Value>,
+    check: bool,
+) -> Option<Error> {
+    let mut error = None;
+    let count = |parent: &Value, stack: &mut Vec<Value>, error: &mut Option<Error>| {
+        let mut p = parent.0.borrow_mut();
+        p.pending += 1;
+        if p.pending == 1 {
+            if p.op != Op::Leaf {
+                stack.push(parent.clone());
+            } else if check && error.is_none() {
+                // (A leaf has nothing to visit: checked here, not pushed.)
+                *error = forward_anomaly(&p);
+            }
+        }
+    };
+    for parent in extra {
+        count(parent, &mut stack, &mut error);
+    }
+    while let Some(value) = stack.pop() {
+        let node = value.node();
+        if check && error.is_none() {
+            error = forward_anomaly(&node);
+            // (A constant operand is checked where Python's leaf for it would be.)
+            if let (None, Some((c, Side::Left))) = (&error, node.parents.constant()) {
+                error = constant_anomaly(c);
+            }
+        }
+        for parent in swept(&node, check) {
+            count(parent, &mut stack, &mut error);
+        }
+        if let (true, None, Some((c, Side::Right))) = (check, &error, node.parents.constant()) {
+            error = constant_anomaly(c);
+        }
+    }
+    error
+}
+
+/// Sweep 2 (Kahn's algorithm): runs the rule of each value on `stack`, a node's once its
+/// last consumer has run (its count reached 0). After an error the sweep still finishes
+/// (without running rules) so that every count is back to 0; with `check`, the first
+/// rule that leaves a non-finite gradient is the error.
+fn run_counted(stack: &mut Vec<Value>, check: bool, error: &mut Option<Error>) {
+    while let Some(value) = stack.pop() {
+        let node = value.node();
+        if error.is_none() {
+            run_rule(&node);
+            if check {
+                *error = backward_anomaly(&node);
+            }
+        }
+        release(swept(&node, check), stack);
+    }
+}
+
+/// The parents the sweeps visit: [`Parents::walked`](super::value::Parents::walked), or
+/// with `check` every parent (each leaf is checked at its place in Python's order).
+fn swept(node: &Node, check: bool) -> Walk<'_> {
+    match check {
+        true => node.parents.all(),
+        false => node.parents.walked(),
+    }
+}
+
+/// One consumer of each of `parents` has run: lowers their counts, and pushes those
+/// whose last consumer that was. (A leaf has no rule and no parents: nothing to run.)
+fn release<'a>(parents: impl Iterator<Item = &'a Value>, stack: &mut Vec<Value>) {
+    for parent in parents {
+        let mut p = parent.0.borrow_mut();
+        p.pending -= 1;
+        if p.pending == 0 && p.op != Op::Leaf {
+            stack.push(parent.clone());
+        }
+    }
+}
+
+/// Runs a node's rule (Python's `_backward()`), unless it needs no gradient (then it
+/// has nothing to pass on) or is a leaf.
+#[inline]
+fn run_rule(node: &Node) {
+    if let (Some(rule), true) = (&node.backward, node.requires_grad) {
+        rule(node);
+    }
+}
+
 /// The error for a node whose forward value is not finite although its parents are.
 fn forward_anomaly(node: &Node) -> Option<Error> {
     let made_here = !node.data.is_finite()
-        && node.parents().iter().all(|p| p.data().is_finite())
+        && node.parents.all().all(|p| p.data().is_finite())
         && node.parents.constant().is_none_or(|(c, _)| c.is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,
@@ -239,8 +327,8 @@ fn constant_anomaly(c: f64) -> Option<Error> {
 /// that parent is a hidden constant (see [`try_backward`](Value::try_backward)).
 fn backward_anomaly(node: &Node) -> Option<Error> {
     let bad = node
-        .parents()
-        .iter()
+        .parents
+        .all()
         .filter(|p| !p.node().hidden)
         .map(Value::grad)
         .find(|g| !g.is_finite())?;
@@ -250,4 +338,164 @@ fn backward_anomaly(node: &Node) -> Option<Error> {
         label: node.label().map(str::to_owned),
         value: bad,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use std::rc::Rc;
+
+    use crate::engine::address::AddressMap;
+    use crate::engine::neuron::NeuronParams;
+    use crate::engine::op::Op;
+    use crate::engine::walk::backward_order;
+    use crate::nn::Activation;
+    use crate::Value;
+
+    thread_local! {
+        /// The ids of the nodes whose rules ran, in order.
+        static RAN: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// A node that notes its id when its rule runs.
+    fn noted(id: usize, parents: &[&Value]) -> Value {
+        let forward = |p: &[f64]| p.iter().sum();
+        let rule = move |_: &[f64], _: f64, d: &mut [f64]| {
+            d.fill(1.0 + 0.1 * id as f64);
+            RAN.with(|r| r.borrow_mut().push(id));
+        };
+        Value::custom("noted", parents, forward, rule)
+    }
+
+    /// A xorshift generator.
+    struct Xorshift(u64);
+
+    impl Xorshift {
+        /// A number in `0..n`.
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// A random graph: "noted" nodes (ids 0, 1, ...) over leaves and earlier nodes,
+    /// now and then a layer of neurons sharing one list of inputs, a few handles kept
+    /// (as a user's variables). The same `seed` builds the same graph.
+    struct Graph {
+        root: Value,
+        leaves: Vec<Value>,
+        kept: Vec<Value>,
+        ids: AddressMap<usize>,
+        /// Whether every inner node reached has one consumer: noted nodes only, no
+        /// handle kept, each used once.
+        tree: bool,
+    }
+
+    fn random_graph(seed: u64) -> Graph {
+        let mut rng = Xorshift(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
+        let mut next = |n: usize| rng.below(n);
+        let mut leaves: Vec<Value> = (0..1 + next(3)).map(|_| Value::new(1.0)).collect();
+        let mut nodes = leaves.clone();
+        let mut ids: AddressMap<usize> = AddressMap::default();
+        let mut uses = Vec::new(); // (node, parent) positions in `nodes` of the edges
+        let mut layers = false;
+        for id in 0..1 + next(30) {
+            // Mostly the last node or the one before (chains), else any.
+            let pick = |nodes: &[Value], next: &mut dyn FnMut(usize) -> usize| {
+                let last = nodes.len() - 1;
+                [last, last, next(nodes.len()), last.saturating_sub(1)][next(4)]
+            };
+            if next(20) == 0 {
+                // A layer: 1 to 3 neurons on one shared list of 1 to 3 inputs, their
+                // weights new leaves (or now and then a node of the graph).
+                layers = true;
+                let inputs: Vec<Value> = (0..1 + next(3))
+                    .map(|_| nodes[pick(&nodes, &mut next)].clone())
+                    .collect();
+                let inputs = Rc::new(inputs);
+                for k in 0..1 + next(3) {
+                    let b = Value::new(0.25 * k as f64);
+                    let w: Vec<Value> = (0..inputs.len())
+                        .map(|j| match next(4) {
+                            0 => nodes[pick(&nodes, &mut next)].clone(),
+                            _ => Value::new(0.5 - 0.375 * j as f64),
+                        })
+                        .collect();
+                    leaves.push(b.clone());
+                    leaves.extend(w.iter().filter(|v| v.node().op == Op::Leaf).cloned());
+                    let params = Rc::new(NeuronParams::new(&b, &w));
+                    let neuron = Value::shared_neuron(&params, &inputs, Activation::Linear);
+                    nodes.push(neuron.expect("as many weights as inputs"));
+                }
+            }
+            let mut parents = Vec::new();
+            for _ in 0..1 + next(3) {
+                let p = pick(&nodes, &mut next);
+                parents.push(nodes[p].clone());
+                uses.push((nodes.len(), p));
+            }
+            let node = noted(id, &parents.iter().collect::<Vec<_>>());
+            ids.insert(node.address(), id);
+            nodes.push(node);
+        }
+        let root = nodes.pop().expect("a node");
+        let n = nodes.len();
+        let once = |i: usize| uses.iter().filter(|&&(_, p)| p == i).count() == 1;
+        let keep = next(2) == 0;
+        let kept: Vec<Value> = nodes.into_iter().filter(|_| keep && next(8) == 0).collect();
+        // (Over all nodes made; one that nothing uses is dropped, not reached.)
+        let unused = |i: usize| uses.iter().all(|&(_, p)| p != i);
+        let reached_once = (leaves.len()..n).all(|i| once(i) || unused(i));
+        let tree = !layers && kept.is_empty() && reached_once;
+        Graph {
+            root,
+            leaves,
+            kept,
+            ids,
+            tree,
+        }
+    }
+
+    // for v in reversed(topo): v._backward()   -- backward() runs the rules in the one
+    // order the tape and the stepper follow (`backward_order`), whether it needs to
+    // count consumers or not: chains, trees, shared nodes, a parent twice, handles
+    // kept, layers sharing their inputs; and so gives try_backward's gradients
+    #[test]
+    fn backward_runs_the_rules_in_backward_order_with_or_without_counting() {
+        let (mut trees, mut others) = (0, 0);
+        let ran = || RAN.with(|r| r.borrow_mut().split_off(0));
+        let grads = |g: &Graph| {
+            g.leaves
+                .iter()
+                .map(|l| l.grad().to_bits())
+                .collect::<Vec<_>>()
+        };
+        for seed in 0..400 {
+            // The order and gradients with counting first, on Python's graph (expanded).
+            let counted = random_graph(seed);
+            let expected: Vec<usize> = (backward_order(&counted.root).iter())
+                .filter_map(|v| counted.ids.get(&v.address()).copied())
+                .collect();
+            let _ = ran();
+            counted.root.try_backward().expect("finite");
+            assert_eq!(ran(), expected, "seed {seed}: try_backward");
+            // The same graph built again, its compact nodes as they are.
+            let fresh = random_graph(seed);
+            fresh.root.backward();
+            assert_eq!(ran(), expected, "seed {seed}: backward");
+            assert_eq!(grads(&fresh), grads(&counted), "seed {seed}: grads");
+            (trees, others) = (
+                trees + usize::from(fresh.tree),
+                others + usize::from(!fresh.tree),
+            );
+            drop((counted.kept, fresh.kept));
+        }
+        assert!(
+            trees >= 10 && others >= 100,
+            "{trees} trees, {others} others"
+        );
+    }
 }

@@ -8,7 +8,7 @@
 //! only the `Value` parent's contribution (the constant's gradient is never read).
 //!
 //! A learner still sees Python's graph: every view walks the graph with
-//! [`expand_constant`](Value::expand_constant), which puts the leaf back, with the
+//! [`expand`](Value::expand), which puts the leaf back ([`Value::expand_constant`]), with the
 //! constant as its data and, as its gradient, what the rule gives it (see
 //! `docs/python-to-rust.md`); so do [`Value::parents`], [`Value::topo`] and the tape's
 //! compiler, which see the same graph as before.

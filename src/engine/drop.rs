@@ -39,6 +39,19 @@ fn push_parents(stack: &mut Vec<Value>, parents: Parents) {
                 push_if_last(stack, t);
             }
         }
+        // A neuron's shared lists: opened only by the last node holding them.
+        Parents::Neuron(params, inputs) => {
+            if let Ok(params) = Rc::try_unwrap(params) {
+                for v in params.values.into_vec() {
+                    push_if_last(stack, v);
+                }
+            }
+            if let Ok(inputs) = Rc::try_unwrap(inputs) {
+                for v in inputs {
+                    push_if_last(stack, v);
+                }
+            }
+        }
     }
 }
 

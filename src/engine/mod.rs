@@ -48,7 +48,7 @@ pub(crate) mod custom;
 mod drop;
 mod functions;
 mod gradcheck;
-mod neuron;
+pub(crate) mod neuron;
 pub(crate) mod op;
 mod operators;
 mod ops;

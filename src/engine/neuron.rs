@@ -3,17 +3,55 @@
 //! Python's `Neuron.__call__` builds `sum((wi*xi for wi,xi in zip(self.w, x)), self.b)`
 //! and then `relu()`: a `*` node per input, a `+` node per term and one for the
 //! activation, 2n + 1 nodes for n inputs. Here the whole neuron is one node whose
-//! parents are `[b, w0, x0, w1, x1, ...]`: one allocation for the node and one for its
-//! parents. It adds the same rounded products in the same order, so its value has
-//! Python's bits, and its rule adds the same contributions as the products' and the
-//! sum's rules would. [`DotOptions::as_python`](crate::view::DotOptions::as_python)
-//! draws it as Python's graph again.
+//! parents are `[b, w0, x0, w1, x1, ...]`. It adds the same rounded products in the same
+//! order, so its value has Python's bits, and its rule adds the same contributions as
+//! the products' and the sum's rules would.
+//! [`DotOptions::as_python`](crate::view::DotOptions::as_python) draws it as Python's
+//! graph again.
+//!
+//! The node does not copy those 2n + 1 handles: it holds two `Rc`s
+//! ([`Parents::Neuron`]), one of the neuron's parameters `[b, w0, w1, ...]`
+//! ([`NeuronParams`], made once per neuron and shared by the node of every sample) and
+//! one of its inputs (made once per layer and sample, shared by the layer's neurons). So
+//! a neuron costs one allocation, its node, and no reference count per weight and input
+//! to raise when it is built and lower when it is dropped. Where the graph is shown or
+//! compiled, [`Value::expand`] gives the node its own list `[b, w0, x0, ...]` again.
+
+use std::rc::Rc;
 
 use super::op::{Act, Op};
 use super::rules::NO_CONSTS;
 use super::value::{Node, Parents, Value};
 use crate::nn::Activation;
 use crate::Error;
+
+/// A neuron's parameters `[b, w0, w1, ...]`, shared by every node the neuron makes.
+pub(crate) struct NeuronParams {
+    /// `[b, w0, w1, ...]`.
+    pub(crate) values: Box<[Value]>,
+    /// Whether all of them are leaves (a leaf stays one): `backward()` then skips them
+    /// in its sweeps (see [`Parents::walked`]).
+    pub(crate) leaves: bool,
+}
+
+impl NeuronParams {
+    /// The parameters `[bias, weights...]`.
+    pub(crate) fn new(bias: &Value, weights: &[Value]) -> NeuronParams {
+        let values: Box<[Value]> = std::iter::once(bias).chain(weights).cloned().collect();
+        let leaves = values.iter().all(|v| v.node().op == Op::Leaf);
+        NeuronParams { values, leaves }
+    }
+
+    /// The bias `b`.
+    pub(crate) fn bias(&self) -> &Value {
+        &self.values[0]
+    }
+
+    /// The weights `w0, w1, ...`.
+    pub(crate) fn weights(&self) -> &[Value] {
+        &self.values[1..]
+    }
+}
 
 impl Value {
     /// A neuron's output `act(b + w0·x0 + w1·x1 + ...)` as one node: Python's
@@ -38,6 +76,10 @@ impl Value {
     /// that graph adds its two contributions last term first, this node first term
     /// first; the last digit can then differ.)
     ///
+    /// A [`Layer`](crate::nn::Layer) shares its neurons' parameters and its inputs
+    /// between the nodes it makes (one allocation per neuron); called directly, this
+    /// makes the node its own lists.
+    ///
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `inputs` and `weights` differ in length (Python's `zip`
@@ -61,6 +103,18 @@ impl Value {
         inputs: &[Value],
         activation: Activation,
     ) -> Result<Value, Error> {
+        let params = Rc::new(NeuronParams::new(bias, weights));
+        Value::shared_neuron(&params, &Rc::new(inputs.to_vec()), activation)
+    }
+
+    /// [`Value::neuron`] of the parameters `params` and the inputs `inputs`, which the
+    /// node shares (see the module's documentation).
+    pub(crate) fn shared_neuron(
+        params: &Rc<NeuronParams>,
+        inputs: &Rc<Vec<Value>>,
+        activation: Activation,
+    ) -> Result<Value, Error> {
+        let weights = params.weights();
         if inputs.len() != weights.len() {
             return Err(Error::InputWidth {
                 expected: weights.len(),
@@ -73,15 +127,11 @@ impl Value {
             Activation::Sigmoid => Act::Sigmoid,
             _ => Act::Linear,
         };
-        let mut parents = Vec::with_capacity(1 + 2 * weights.len());
-        parents.push(bias.clone());
         // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
         // for every b but -0.0 with no products, where both engines here give 0.0).
-        let mut sum = 0.0 + bias.data();
-        for (w, x) in weights.iter().zip(inputs) {
+        let mut sum = 0.0 + params.bias().data();
+        for (w, x) in weights.iter().zip(inputs.iter()) {
             sum += w.data() * x.data();
-            parents.push(w.clone());
-            parents.push(x.clone());
         }
         // An overflowed sum stays a node of its own, so that `try_backward` reports it
         // as it would in Python's graph (`tanh(inf)` is 1 and would hide it).
@@ -90,7 +140,7 @@ impl Value {
             act = Act::Linear;
         }
         let data = act.op().map_or(sum, |op| op.forward(sum, 0.0, NO_CONSTS));
-        let parents = Parents::Many(parents.into_boxed_slice());
+        let parents = Parents::Neuron(Rc::clone(params), Rc::clone(inputs));
         let op = Op::Neuron(act);
         let out = Value::from_op(data, op, parents, NO_CONSTS, Box::new(rule));
         Ok(match (activation, separate) {
@@ -98,6 +148,22 @@ impl Value {
             (_, Some(op)) => out.unary(op, NO_CONSTS),
             _ => out,
         })
+    }
+
+    /// Gives a neuron node its own list of parents `[b, w0, x0, w1, x1, ...]` (a no-op
+    /// for any other node): the list every view and the tape's compiler read.
+    pub(crate) fn expand_neuron(&self) {
+        let mut node = self.0.borrow_mut();
+        let Parents::Neuron(params, inputs) = &node.parents else {
+            return;
+        };
+        let mut list = Vec::with_capacity(1 + 2 * inputs.len());
+        list.push(params.bias().clone());
+        for (w, x) in params.weights().iter().zip(inputs.iter()) {
+            list.push(w.clone());
+            list.push(x.clone());
+        }
+        node.parents = Parents::Many(list.into_boxed_slice());
     }
 }
 
@@ -113,13 +179,24 @@ fn rule(out: &Node) {
         Some(op) => 0.0 + op.local_grads(0.0, 0.0, out.data, NO_CONSTS).0 * out.grad,
         None => out.grad,
     };
-    let [b, terms @ ..] = out.parents() else {
-        unreachable!("a neuron node has its bias")
-    };
+    match &out.parents {
+        Parents::Neuron(params, inputs) => {
+            add_terms(g, params.bias(), params.weights().iter().zip(inputs.iter()));
+        }
+        parents => {
+            let [b, terms @ ..] = parents.as_slice() else {
+                unreachable!("a neuron node has its bias")
+            };
+            add_terms(g, b, terms.chunks_exact(2).map(|wx| (&wx[0], &wx[1])));
+        }
+    }
+}
+
+/// `b.grad += g`, then for each term `w.grad += x.data * g; x.grad += w.data * g`.
+fn add_terms<'a>(g: f64, b: &Value, terms: impl Iterator<Item = (&'a Value, &'a Value)>) {
     // Python (sum, as + nodes): self.grad += out.grad
     b.add_grad(g);
-    for wx in terms.chunks_exact(2) {
-        let (w, x) = (&wx[0], &wx[1]);
+    for (w, x) in terms {
         let (wd, xd) = (w.data(), x.data());
         // Python (*): self.grad += other.data * out.grad; other.grad += self.data * out.grad
         w.add_grad(xd * g);

@@ -9,6 +9,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use super::custom::Custom;
+use super::neuron::NeuronParams;
 use super::op::Op;
 use super::rules::{Consts, NO_CONSTS};
 
@@ -68,6 +69,48 @@ pub(crate) enum Parents {
     /// allocation, not two (see `constant.rs`, which also turns it back into a leaf
     /// wherever the graph is shown or compiled).
     Constant([Value; 1], f64, Side),
+    /// A [`Value::neuron`] node's parameters `[b, w0, w1, ...]` and inputs `[x0, x1,
+    /// ...]`, each shared with other nodes (see `neuron.rs`); Python's order of them is
+    /// `[b, w0, x0, w1, x1, ...]`.
+    Neuron(Rc<NeuronParams>, Rc<Vec<Value>>),
+}
+
+/// The parents of a node one by one (see [`Parents::all`]).
+pub(crate) enum Walk<'a> {
+    /// A list.
+    Slice(std::slice::Iter<'a, Value>),
+    /// A neuron's `b`, then `w0, x0, w1, x1, ...`.
+    Terms {
+        /// The bias, until it is given.
+        first: Option<&'a Value>,
+        /// The pairs `(wi, xi)`.
+        terms: std::iter::Zip<std::slice::Iter<'a, Value>, std::slice::Iter<'a, Value>>,
+        /// The input of the pair whose weight was given last.
+        second: Option<&'a Value>,
+    },
+}
+
+impl<'a> Iterator for Walk<'a> {
+    type Item = &'a Value;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Walk::Slice(values) => values.next(),
+            Walk::Terms {
+                first,
+                terms,
+                second,
+            } => {
+                if let Some(v) = first.take().or_else(|| second.take()) {
+                    return Some(v);
+                }
+                let (w, x) = terms.next()?;
+                *second = Some(x);
+                Some(w)
+            }
+        }
+    }
 }
 
 /// Which operand of a [`Parents::Constant`] node the constant is.
@@ -81,6 +124,11 @@ pub(crate) enum Side {
 
 impl Parents {
     /// The parents as a slice, in the order the operation received them.
+    ///
+    /// # Panics
+    ///
+    /// On a [`Parents::Neuron`], which is a list only after [`Value::expand`] (as every
+    /// walk that shows or compiles the graph does); use [`all`](Parents::all) instead.
     pub(crate) fn as_slice(&self) -> &[Value] {
         match self {
             Parents::None => &[],
@@ -88,6 +136,45 @@ impl Parents {
             Parents::Two(p) => p,
             Parents::Many(p) => p,
             Parents::Constant(p, _, _) => p,
+            Parents::Neuron(..) => unreachable!("a shared neuron's parents are listed by all()"),
+        }
+    }
+
+    /// Every parent, in the order the operation received them (a neuron's
+    /// `[b, w0, x0, w1, x1, ...]`).
+    #[inline]
+    pub(crate) fn all(&self) -> Walk<'_> {
+        match self {
+            Parents::Neuron(params, inputs) => Walk::Terms {
+                first: Some(params.bias()),
+                terms: params.weights().iter().zip(inputs.iter()),
+                second: None,
+            },
+            _ => Walk::Slice(self.as_slice().iter()),
+        }
+    }
+
+    /// Whether a list that [`walked`](Parents::walked) goes through is shared with other
+    /// nodes (a neuron's inputs, shared by its layer; its parameters, by every sample).
+    #[inline]
+    pub(crate) fn shares_walked_lists(&self) -> bool {
+        match self {
+            Parents::Neuron(params, inputs) => {
+                Rc::strong_count(inputs) > 1 || (!params.leaves && Rc::strong_count(params) > 1)
+            }
+            _ => false,
+        }
+    }
+
+    /// The parents `backward()`'s sweeps visit, in [`all`](Parents::all)'s order: all
+    /// but a neuron's parameters when they are all leaves. A leaf is never pushed, and
+    /// the sweeps that count and release a node's parents skip the same ones, so no
+    /// order changes; a network's weights are then not touched by the sweeps at all.
+    #[inline]
+    pub(crate) fn walked(&self) -> Walk<'_> {
+        match self {
+            Parents::Neuron(params, inputs) if params.leaves => Walk::Slice(inputs.iter()),
+            _ => self.all(),
         }
     }
 
@@ -259,7 +346,7 @@ impl Value {
         consts: Consts,
         backward: BackwardFn,
     ) -> Value {
-        let requires_grad = parents.as_slice().iter().any(|p| p.node().passes_grad());
+        let requires_grad = parents.all().any(|p| p.node().passes_grad());
         let extra = (consts != NO_CONSTS).then(|| {
             Box::new(Extra {
                 consts,
@@ -278,6 +365,22 @@ impl Value {
             backward: Some(backward),
             extra,
         })
+    }
+
+    /// Puts Python's graph back where this node keeps it in a compact form: the leaf of
+    /// an `f64` operand (`constant.rs`), a neuron's own list of parents `[b, w0, x0,
+    /// ...]` (`neuron.rs`). Every walk that shows or compiles the graph calls it on each
+    /// node before reading its parents (`walk.rs`); `backward()` and the drop read the
+    /// compact forms as they are.
+    pub(crate) fn expand(&self) {
+        let compact = matches!(
+            self.0.borrow().parents,
+            Parents::Constant(..) | Parents::Neuron(..)
+        );
+        if compact {
+            self.expand_constant();
+            self.expand_neuron();
+        }
     }
 
     /// The address of the node: equal for two handles to the same node (a hash key
@@ -511,7 +614,7 @@ impl Value {
     /// assert!(Value::ptr_eq(&p[0], &a) && Value::ptr_eq(&p[1], &b));
     /// ```
     pub fn parents(&self) -> Vec<Value> {
-        self.expand_constant();
+        self.expand();
         self.0.borrow().parents().to_vec()
     }
 

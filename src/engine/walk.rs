@@ -4,16 +4,16 @@ use super::address::{AddressMap, AddressSet};
 use super::value::Value;
 
 /// Calls `f` once on `root` and once on every value it was computed from, parents
-/// after children (depth-first), in Python's graph (an `f64` operand kept in its node
-/// is put back as its leaf first, see `constant.rs`). Linear in the graph size: visited nodes are found in a
+/// after children (depth-first), in Python's graph (each node is
+/// [expanded](Value::expand) first: an `f64` operand's leaf, a neuron's list of parents). Linear in the graph size: visited nodes are found in a
 /// hash set of node addresses, not by scanning a list.
 pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
     let mut seen = AddressSet::default();
     let mut stack = vec![root.clone()];
     seen.insert(root.address());
     while let Some(value) = stack.pop() {
-        // (Python's graph: an `f64` operand shown as its leaf, see `constant.rs`.)
-        value.expand_constant();
+        // (Python's graph: see `Value::expand`.)
+        value.expand();
         f(&value);
         for parent in value.node().parents() {
             if seen.insert(parent.address()) {
@@ -89,7 +89,7 @@ impl Value {
         let mut seen = AddressSet::default();
         seen.insert(self.address());
         // Each entry: a node whose parents are being visited, and how many have been.
-        self.expand_constant();
+        self.expand();
         let mut stack = vec![(self.clone(), 0)];
         while let Some((value, visited)) = stack.last_mut() {
             let next = value.node().parents().get(*visited).cloned();
@@ -97,7 +97,7 @@ impl Value {
             match next {
                 Some(parent) => {
                     if seen.insert(parent.address()) {
-                        parent.expand_constant();
+                        parent.expand();
                         stack.push((parent, 0));
                     }
                 }

@@ -1,6 +1,7 @@
 //! A layer of neurons that all see the same input (micrograd's `class Layer`).
 
 use std::fmt;
+use std::rc::Rc;
 
 use rand::Rng;
 
@@ -56,8 +57,18 @@ impl Layer {
     ///
     /// [`Error::InputWidth`] if `x.len() != self.nin()`.
     pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
+        self.forward_shared(&Rc::new(x.to_vec()))
+    }
+
+    /// [`forward`](Layer::forward) on inputs that the neurons' nodes share (one list
+    /// for the layer, not a copy per neuron).
+    pub(crate) fn forward_shared(&self, x: &Rc<Vec<Value>>) -> Result<Vec<Value>, Error> {
         check_width(self.nin, x.len())?;
-        self.neurons.iter().map(|n| n.forward(x)).collect()
+        let mut out = Vec::with_capacity(self.neurons.len());
+        for n in &self.neurons {
+            out.push(n.forward_shared(x)?);
+        }
+        Ok(out)
     }
 
     /// [`forward`](Layer::forward) on plain numbers, each wrapped in a new leaf `Value`.

@@ -1,6 +1,7 @@
 //! A multi-layer perceptron: layers applied one after the other (micrograd's `class MLP`).
 
 use std::fmt;
+use std::rc::Rc;
 
 use rand::Rng;
 
@@ -107,10 +108,16 @@ impl MLP {
     ///
     /// [`Error::InputWidth`] if `x.len() != self.nin()`.
     pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
+        self.forward_owned(x.to_vec())
+    }
+
+    /// [`forward`](MLP::forward) of inputs it owns: each layer's outputs become the list
+    /// the next layer's neurons share.
+    fn forward_owned(&self, x: Vec<Value>) -> Result<Vec<Value>, Error> {
         check_width(self.nin, x.len())?;
-        let mut x = x.to_vec();
+        let mut x = x;
         for layer in &self.layers {
-            x = layer.forward(&x)?;
+            x = layer.forward_shared(&Rc::new(x))?;
         }
         Ok(x)
     }
@@ -122,7 +129,7 @@ impl MLP {
     ///
     /// [`Error::InputWidth`] if `x.len() != self.nin()`.
     pub fn forward_f64(&self, x: &[f64]) -> Result<Vec<Value>, Error> {
-        self.forward(&leaves(x))
+        self.forward_owned(leaves(x))
     }
 
     /// The number of inputs.

@@ -1,10 +1,12 @@
 //! One neuron: `activation(b + w·x)` (micrograd's `class Neuron`).
 
 use std::fmt;
+use std::rc::Rc;
 
 use rand::Rng;
 
 use super::{Activation, Module};
+use crate::engine::neuron::NeuronParams;
 use crate::random::uniform;
 use crate::{Error, Value};
 
@@ -23,8 +25,8 @@ use crate::{Error, Value};
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 pub struct Neuron {
-    w: Vec<Value>,
-    b: Value,
+    /// `[b, w0, w1, ...]`, shared with the nodes [`forward`](Neuron::forward) makes.
+    params: Rc<NeuronParams>,
     activation: Activation,
 }
 
@@ -43,9 +45,9 @@ pub struct Neuron {
 /// ```
 impl Clone for Neuron {
     fn clone(&self) -> Neuron {
+        let w: Vec<Value> = self.weights().iter().map(fresh_copy).collect();
         Neuron {
-            w: self.w.iter().map(fresh_copy).collect(),
-            b: fresh_copy(&self.b),
+            params: Rc::new(NeuronParams::new(&fresh_copy(self.bias()), &w)),
             activation: self.activation,
         }
     }
@@ -65,11 +67,11 @@ impl Neuron {
     /// [`uniform(rng, -1, 1)`](crate::random::uniform) (Python:
     /// `[Value(random.uniform(-1,1)) for _ in range(nin)]`), bias 0.
     pub fn new<R: Rng + ?Sized>(nin: usize, activation: Activation, rng: &mut R) -> Neuron {
+        let w: Vec<Value> = (0..nin)
+            .map(|_| Value::new(uniform(rng, -1.0, 1.0)))
+            .collect();
         Neuron {
-            w: (0..nin)
-                .map(|_| Value::new(uniform(rng, -1.0, 1.0)))
-                .collect(),
-            b: Value::new(0.0),
+            params: Rc::new(NeuronParams::new(&Value::new(0.0), &w)),
             activation,
         }
     }
@@ -88,22 +90,28 @@ impl Neuron {
     /// [`Error::InputWidth`] if `x.len()` is not the number of weights (Python's `zip`
     /// would silently use the shorter of the two).
     pub fn forward(&self, x: &[Value]) -> Result<Value, Error> {
-        Value::neuron(&self.b, &self.w, x, self.activation)
+        self.forward_shared(&Rc::new(x.to_vec()))
+    }
+
+    /// [`forward`](Neuron::forward) on inputs that the node shares with the other
+    /// neurons of its layer (see `engine/neuron.rs`).
+    pub(crate) fn forward_shared(&self, x: &Rc<Vec<Value>>) -> Result<Value, Error> {
+        Value::shared_neuron(&self.params, x, self.activation)
     }
 
     /// The number of inputs (and of weights).
     pub fn nin(&self) -> usize {
-        self.w.len()
+        self.weights().len()
     }
 
     /// The weights `w`, one per input (Python: `self.w`).
     pub fn weights(&self) -> &[Value] {
-        &self.w
+        self.params.weights()
     }
 
     /// The bias `b` (Python: `self.b`).
     pub fn bias(&self) -> &Value {
-        &self.b
+        self.params.bias()
     }
 
     /// The nonlinearity applied to the weighted sum.
@@ -124,8 +132,8 @@ pub(super) fn check_width(expected: usize, got: usize) -> Result<(), Error> {
 /// The weights followed by the bias (Python: `self.w + [self.b]`).
 impl Module for Neuron {
     fn parameters(&self) -> Vec<Value> {
-        let mut ps = self.w.clone();
-        ps.push(self.b.clone());
+        let mut ps = self.weights().to_vec();
+        ps.push(self.bias().clone());
         ps
     }
 }

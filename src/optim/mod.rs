@@ -301,7 +301,8 @@ impl<const K: usize> State<K> {
         rule: impl Fn(f64, f64, [f64; K]) -> (f64, [f64; K]) + Sync,
     ) -> Result<(), Error> {
         check_numbers(params.len(), data, grads, threads)?;
-        let block = data.len().div_ceil(threads).max(1);
+        // A few blocks per thread, so that a thread that is held up takes fewer.
+        let block = data.len().div_ceil(threads * 4).max(1);
         // One block: its parameters in order, stopping at the first refused one.
         let run = |(b, ((((old, g), s), new_s), new_p)): (usize, Block<'_, K>)| {
             // Every parameter first, in a loop without branches (which the compiler

@@ -29,7 +29,7 @@
 use super::{Inputs, Tape};
 use crate::error::{Error, Pass};
 use crate::program::{all_finite, Buffers, Program};
-use crate::threads::share;
+use crate::threads::{share, share_with};
 
 /// How many samples a chunk of [`Tape::accumulate_batch`] has: the unit of work of a
 /// thread, and of the fixed order in which gradients are added up (see
@@ -42,15 +42,15 @@ pub const CHUNK: usize = 8;
 const ROUND: usize = 4;
 
 /// The passes over every leaf or parameter of a batch (adding up the chunks' sums,
-/// a step's gradients and new data) run in one block per thread, of at least this many
+/// a step's gradients and new data) run in a few blocks per thread, of at least this many
 /// numbers: each number's arithmetic does not depend on the blocks.
 const BLOCK: usize = 4096;
 
-/// Runs `f(first, block)` on `xs` cut into one block per thread (each of at least
+/// Runs `f(first, block)` on `xs` cut into four blocks per thread (each of at least
 /// [`BLOCK`] numbers; `first` is the block's first index), on rayon's threads with the
 /// `parallel` feature (see [`share`]), one block after the other without it.
 pub(super) fn in_blocks<T: Send>(xs: &mut [T], threads: usize, f: impl Fn(usize, &mut [T]) + Sync) {
-    let block = xs.len().div_ceil(threads).max(BLOCK);
+    let block = xs.len().div_ceil(threads * 4).max(BLOCK);
     let blocks = xs.chunks_mut(block).enumerate().collect();
     share(blocks, threads, |(b, xs)| f(b * block, xs));
 }
@@ -61,21 +61,26 @@ pub(super) fn in_blocks<T: Send>(xs: &mut [T], threads: usize, f: impl Fn(usize,
 /// no idle thread of another pool competes with the workers for the cores.)
 #[derive(Default)]
 pub(super) struct Workers {
-    /// One set of buffers per worker.
-    buffers: Vec<Buffers>,
+    /// One per thread.
+    workers: Vec<Worker>,
     /// The chunks' gradient sums, chunk after chunk, one entry per leaf each.
     sums: Vec<f64>,
 }
 
-/// One worker's share of a batch: a run of whole chunks.
-struct Share<'a, S> {
-    /// Its buffers.
-    buf: &'a mut Buffers,
+/// What a thread runs its chunks with: buffers, and whether they hold the batch's leaf
+/// data yet (copied in by the first chunk it runs in a batch).
+struct Worker {
+    buf: Buffers,
+    ready: bool,
+}
+
+/// One chunk of a round: the unit of work a thread claims.
+struct Chunk<'a, S> {
     /// Its samples.
     samples: &'a [S],
     /// What it records of each sample (`width` numbers each).
     results: &'a mut [f64],
-    /// Its chunks' gradient sums (empty for a forward-only batch).
+    /// Its gradient sums (empty for a forward-only batch).
     sums: &'a mut [f64],
 }
 
@@ -86,8 +91,6 @@ struct Job<'a> {
     leaf_data: &'a [f64],
     inputs: &'a Inputs,
     backward: bool,
-    /// Whether this is the batch's first round: the workers' leaf data is copied then.
-    first: bool,
 }
 
 impl Tape {
@@ -216,10 +219,14 @@ impl Tape {
             self.alone_elsewhere = false;
         }
         let per_round = round * CHUNK;
+        // The workers copy the leaves' data again: they may have changed since.
+        for worker in &mut self.workers.workers {
+            worker.ready = false;
+        }
         for (r, samples) in samples.chunks(per_round).enumerate() {
             let start = r * per_round * width;
             let results = &mut results[start..start + samples.len() * width];
-            let ran = self.run_round(inputs, samples, results, r == 0, threads, backward);
+            let ran = self.run_round(inputs, samples, results, threads, backward);
             if let Err(error) = ran {
                 if backward {
                     // As `accumulate` after an error: the sums since the last flush go.
@@ -231,16 +238,14 @@ impl Tape {
         Ok(results)
     }
 
-    /// One round of a batch: its chunks shared out among the workers (fewer than
-    /// `threads` if there are fewer chunks), run, and their sums added into the tape's.
-    /// `first` says that it is the batch's first round, whose workers copy the leaves'
-    /// data first.
+    /// One round of a batch: its chunks shared out among up to `threads` threads (each
+    /// claiming the next chunk when it is free, with buffers of its own), run, and
+    /// their sums added into the tape's.
     fn run_round<S: AsRef<[f64]> + Sync>(
         &mut self,
         inputs: &Inputs,
         samples: &[S],
         results: &mut [f64],
-        first: bool,
         threads: usize,
         backward: bool,
     ) -> Result<(), Error> {
@@ -249,30 +254,23 @@ impl Tape {
         let chunks = samples.len().div_ceil(CHUNK);
         let workers = threads.min(chunks).max(1);
         let w = &mut self.workers;
-        while w.buffers.len() < workers {
+        while w.workers.len() < workers {
             let data = self.buf.data.clone();
-            w.buffers.push(Buffers::new(&self.program, data, true));
+            let buf = Buffers::new(&self.program, data, true);
+            w.workers.push(Worker { buf, ready: false });
         }
         w.sums
             .resize(if backward { chunks * leaves } else { 0 }, 0.0);
-
-        // Worker `i` takes chunks `i * chunks / workers ..`: contiguous, whole chunks.
-        let mut shares = Vec::with_capacity(workers);
-        let (mut buffers, mut rest, mut sums) = (&mut w.buffers[..], results, &mut w.sums[..]);
-        for i in 0..workers {
-            let [c0, c1] = [i, i + 1].map(|i| i * chunks / workers);
-            let [s0, s1] = [c0, c1].map(|c| (c * CHUNK).min(samples.len()));
-            let (buf, b) = buffers
-                .split_first_mut()
-                .expect("one set of buffers per worker");
-            let (results, r) = rest.split_at_mut((s1 - s0) * width);
-            let (share_sums, s) = sums.split_at_mut(if backward { (c1 - c0) * leaves } else { 0 });
-            (buffers, rest, sums) = (b, r, s);
-            shares.push(Share {
-                buf,
-                samples: &samples[s0..s1],
+        let mut units = Vec::with_capacity(chunks);
+        let (mut rest, mut sums) = (results, &mut w.sums[..]);
+        for samples in samples.chunks(CHUNK) {
+            let (results, r) = rest.split_at_mut(samples.len() * width);
+            let (chunk_sums, s) = sums.split_at_mut(if backward { leaves } else { 0 });
+            (rest, sums) = (r, s);
+            units.push(Chunk {
+                samples,
                 results,
-                sums: share_sums,
+                sums: chunk_sums,
             });
         }
         let job = Job {
@@ -280,13 +278,14 @@ impl Tape {
             leaf_data: &self.buf.data[..leaves],
             inputs,
             backward,
-            first,
         };
-        let failed = share(shares, workers, |share| job.run(share));
-        // Each worker stops at its first error, that of its lowest failing sample, and
-        // the workers' samples follow each other (and the rounds): the first error in
-        // worker order is that of the batch's lowest failing sample, whoever ran what.
-        failed.into_iter().collect::<Result<(), Error>>()?;
+        let ran = share_with(&mut w.workers[..workers], units, |w, chunk| {
+            job.run(w, chunk)
+        });
+        // Each chunk stops at its first error, that of its lowest failing sample: the
+        // first error in chunk order is that of the round's lowest failing sample,
+        // whoever ran what.
+        ran.into_iter().collect::<Result<(), Error>>()?;
         if backward {
             self.add_chunk_sums(workers)?;
         }
@@ -328,40 +327,37 @@ impl Tape {
 impl Job<'_> {
     /// Runs one worker's share: for each chunk, its samples one after the other, their
     /// gradients added up from 0. Stops at the first sample that fails, with its error.
-    fn run<S: AsRef<[f64]>>(&self, share: Share<'_, S>) -> Result<(), Error> {
-        let Share {
-            buf,
+    fn run<S: AsRef<[f64]>>(&self, worker: &mut Worker, chunk: Chunk<'_, S>) -> Result<(), Error> {
+        let Chunk {
             samples,
             results,
             sums,
-        } = share;
-        let (program, leaves) = (self.program, self.leaf_data.len());
-        if self.first {
+        } = chunk;
+        let (program, leaves, buf) = (self.program, self.leaf_data.len(), &mut worker.buf);
+        if !worker.ready {
             buf.data[..leaves].copy_from_slice(self.leaf_data);
             buf.leaves_finite = all_finite(self.leaf_data);
             buf.panels_stale = true;
+            worker.ready = true;
         }
         let width = results.len() / samples.len().max(1);
-        for (c, chunk) in samples.chunks(CHUNK).enumerate() {
-            buf.grad[..leaves].fill(0.0);
-            for (i, sample) in chunk.iter().enumerate() {
-                let s = c * CHUNK + i;
-                let (nodes, feeds_layers) = (&self.inputs.nodes, self.inputs.feed_layers);
-                buf.set_leaves(leaves, nodes, sample.as_ref(), feeds_layers);
-                let value = program.forward(buf)?;
-                let result = &mut results[s * width..(s + 1) * width];
-                if self.backward {
-                    program.backward(buf, || None)?;
-                    result[0] = value;
-                } else {
-                    for (r, &k) in result.iter_mut().zip(&program.outputs) {
-                        *r = buf.data[k as usize];
-                    }
+        buf.grad[..leaves].fill(0.0);
+        for (i, sample) in samples.iter().enumerate() {
+            let result = &mut results[i * width..(i + 1) * width];
+            let (nodes, feeds_layers) = (&self.inputs.nodes, self.inputs.feed_layers);
+            buf.set_leaves(leaves, nodes, sample.as_ref(), feeds_layers);
+            let value = program.forward(buf)?;
+            if self.backward {
+                program.backward(buf, || None)?;
+                result[0] = value;
+            } else {
+                for (r, &k) in result.iter_mut().zip(&program.outputs) {
+                    *r = buf.data[k as usize];
                 }
             }
-            if self.backward {
-                sums[c * leaves..(c + 1) * leaves].copy_from_slice(&buf.grad[..leaves]);
-            }
+        }
+        if self.backward {
+            sums.copy_from_slice(&buf.grad[..leaves]);
         }
         Ok(())
     }
