@@ -122,6 +122,36 @@ fn bench(c: &mut Criterion) {
         })
     });
 
+    group.bench_function("tape training step, batch 32", |b| {
+        // What `07_mnist` runs: a `Training` (one thread here), each step
+        // `accumulate_batch` + `flush_and_step` on the tape's numbers. The rows (pixels,
+        // then the one-hot label) are made beforehand, as the hand-written step reads
+        // the images as they are.
+        let [x, y, _] = &s.leaves;
+        let sample = s.tape.inputs(&[&x[..], &y[..]].concat()).expect("leaves");
+        let rows: Vec<Vec<Vec<f64>>> = (batches.iter())
+            .map(|batch| {
+                let row = |i: usize| {
+                    let onehot = (0..10).map(|c| f64::from(u8::from(c == label(i))));
+                    data.inputs[i].iter().copied().chain(onehot).collect()
+                };
+                batch.iter().map(|&i| row(i)).collect()
+            })
+            .collect();
+        let mut rows = rows.iter().cycle();
+        let mut opt = Sgd::new(model.parameters(), LR).expect("lr > 0");
+        let mut training = s.tape.train(&mut opt, 1).expect("1 thread");
+        training
+            .set_inputs(&s.scale, &[1.0 / BATCH as f64])
+            .expect("one number");
+        b.iter(|| {
+            let losses = training
+                .step(&sample, rows.next().expect("cycles"))
+                .expect("finite");
+            black_box(losses.iter().sum::<f64>())
+        })
+    });
+
     let mut net = Mnist::new(model.parameters().iter().map(Value::data).collect());
     group.bench_function("handwritten, batch 32", |b| {
         b.iter(|| {

@@ -325,6 +325,31 @@ fn a_value_written_during_a_training_is_refused_at_the_next_step() {
 }
 
 #[test]
+fn another_tape_over_a_trainings_parameters_refuses_to_run_until_it_ends() {
+    let (model, mut tape, inputs) = squared_error_tape(6);
+    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
+    let out = &model.forward(&x[..4]).unwrap()[0];
+    let mut other = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
+    let other_inputs = other.inputs(&x).unwrap();
+    let batch = samples(8);
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let mut training = tape.train(&mut opt, 2).unwrap();
+    training.step(&inputs, &batch).unwrap();
+    // Its Values still hold the old data: reading them would be silently stale.
+    let err = other
+        .accumulate_batch(&other_inputs, &batch, 1)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("finish() the Training first"),
+        "{err}"
+    );
+    assert!(other.forward().is_err());
+    training.finish();
+    let after = other.accumulate_batch(&other_inputs, &batch, 1).unwrap();
+    assert_eq!(after, tape.accumulate_batch(&inputs, &batch, 1).unwrap());
+}
+
+#[test]
 fn a_refused_step_of_a_training_writes_the_values_as_a_refused_flush_and_step() {
     let (model, mut tape, inputs) = squared_error_tape(5);
     let mut opt = Sgd::new(model.parameters(), 1e308).unwrap();

@@ -97,10 +97,17 @@ impl Tape {
     /// Reads the data of every leaf not fed by [`set_inputs`](Tape::set_inputs) from
     /// its `Value`, if any `Value`'s data was written since the tape last did: one
     /// compare per run when nothing was.
-    pub(super) fn read_written_leaves(&mut self) {
+    ///
+    /// # Errors
+    ///
+    /// If a leaf is a parameter a [`Training`](super::Training) of another tape holds
+    /// ([`check_not_held`](Tape::check_not_held)).
+    pub(super) fn read_written_leaves(&mut self) -> Result<(), Error> {
+        self.check_not_held()?;
         if data_writes() != self.leaves_read_at {
             self.copy_leaves();
         }
+        Ok(())
     }
 
     /// Copies the data of every leaf `Value` not fed by `set_inputs` into the tape.

@@ -39,7 +39,7 @@ impl Tape {
     /// The forward pass from the leaf data the tape holds (read again first if a
     /// `Value`'s data was written since the tape last read it).
     pub(super) fn run_forward(&mut self) -> Result<f64, Error> {
-        self.read_written_leaves();
+        self.read_written_leaves()?;
         self.program.forward(&mut self.buf)
     }
 }

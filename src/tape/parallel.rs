@@ -200,7 +200,7 @@ impl Tape {
                 got: bad.as_ref().len(),
             });
         }
-        self.read_written_leaves();
+        self.read_written_leaves()?;
         let width = if backward {
             1
         } else {

@@ -130,7 +130,7 @@ impl Tape {
         threads: usize,
     ) -> Result<(), Error> {
         check_threads(threads)?;
-        self.load_params(opt.params());
+        self.load_params(opt.params())?;
         let stepped = self.step_numbers(opt, threads);
         self.write_back(opt.params());
         stepped
@@ -140,8 +140,12 @@ impl Tape {
     /// `Training`): the tape's data where the tape holds it (a leaf of the tape that
     /// `set_inputs` did not feed), the `Value`'s elsewhere; and the grads of the tape's
     /// other leaves that need one.
-    pub(super) fn load_params(&mut self, params: &[Value]) {
-        self.read_written_leaves();
+    ///
+    /// # Errors
+    ///
+    /// Those of `read_written_leaves` (nothing changes).
+    pub(super) fn load_params(&mut self, params: &[Value]) -> Result<(), Error> {
+        self.read_written_leaves()?;
         let plan = &mut self.plan;
         plan.fit(params, &self.leaf_index, &self.leaves);
         let (data, fed) = (&self.buf.data[..], &self.fed[..]);
@@ -155,6 +159,7 @@ impl Tape {
         for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
             *g = self.leaves[k as usize].grad();
         }
+        Ok(())
     }
 
     /// One step on the numbers [`load_params`](Tape::load_params) read (or the last

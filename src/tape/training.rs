@@ -8,11 +8,21 @@
 //! the next and makes that pass once, when it ends: the same numbers bit for bit, and
 //! a batch whose every part runs on the threads.
 
+use std::cell::RefCell;
+
 use super::step::check_threads;
 use super::{Inputs, Tape};
-use crate::engine::{data_writes, grad_marks};
+use crate::engine::address::AddressSet;
+use crate::engine::{data_writes, grad_marks, Value};
 use crate::error::Error;
 use crate::optim::Optimizer;
+
+thread_local! {
+    /// The parameters whose `Value`s a live `Training` on this thread has not written
+    /// yet, with the id of its tape: another tape must not read them (see
+    /// [`Tape::check_not_held`]).
+    static HELD: RefCell<Vec<(u64, AddressSet)>> = const { RefCell::new(Vec::new()) };
+}
 
 /// Steps of an optimiser on a [`Tape`]'s numbers, the parameters' `Value`s left as they
 /// were until the training ends: made by [`Tape::train`].
@@ -27,8 +37,9 @@ use crate::optim::Optimizer;
 /// **While it lives, the parameters' `Value`s hold their data from before the
 /// training.** The tape and the optimiser are borrowed, so they cannot be used around
 /// it; evaluate through [`evaluate_batch`](Training::evaluate_batch), which runs on the
-/// trained numbers. A graph built from the model in the meantime (or another tape over
-/// the same parameters) would see the old numbers: finish the training first. Writing a
+/// trained numbers. Another tape over the same parameters refuses to run until the
+/// training has written them (an error naming the leaf), but a graph built from the
+/// model in the meantime sees the old numbers: finish the training first. Writing a
 /// `Value`'s data meanwhile (`set_data`, an optimiser's `step`) is refused by the next
 /// step (see [`step`](Training::step)), because the training's numbers would overwrite
 /// it.
@@ -69,14 +80,15 @@ impl Tape {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] if `threads` is 0.
+    /// [`Error::InvalidInput`] if `threads` is 0, or if a leaf of this tape is a
+    /// parameter that a `Training` of another tape holds.
     pub fn train<'a, O: Optimizer + ?Sized>(
         &'a mut self,
         opt: &'a mut O,
         threads: usize,
     ) -> Result<Training<'a, O>, Error> {
         check_threads(threads)?;
-        self.load_params(opt.params());
+        self.load_params(opt.params())?;
         Ok(Training {
             tape: self,
             opt,
@@ -115,6 +127,10 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
             ));
         }
         let losses = self.tape.accumulate_batch(inputs, samples, self.threads)?;
+        if !self.unwritten {
+            let held = self.opt.params().iter().map(Value::address).collect();
+            HELD.with_borrow_mut(|h| h.push((self.tape.id, held)));
+        }
         self.unwritten = true;
         if let Err(refused) = self.tape.step_numbers(self.opt, self.threads) {
             self.write_back();
@@ -167,8 +183,36 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
         if self.unwritten {
             self.tape.write_back(self.opt.params());
             self.unwritten = false;
+            let id = self.tape.id;
+            HELD.with_borrow_mut(|h| h.retain(|&(tape, _)| tape != id));
         }
         self.writes = data_writes();
+    }
+}
+
+impl Tape {
+    /// `Ok` unless one of this tape's leaves is a parameter that a live [`Training`] of
+    /// another tape holds (its `Value` still has the data from before the training).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] naming the leaf.
+    pub(super) fn check_not_held(&self) -> Result<(), Error> {
+        HELD.with_borrow(|held| {
+            let others = held.iter().filter(|(tape, _)| *tape != self.id);
+            for (_, params) in others {
+                if let Some(leaf) = self.leaves.iter().find(|l| params.contains(&l.address())) {
+                    return Err(Error::InvalidInput(format!(
+                        "leaf {} of this tape is a parameter that a Training on another \
+                         tape is stepping: its Value still holds the data from before the \
+                         training; finish() the Training first, or evaluate through \
+                         Training::evaluate_batch",
+                        leaf.label().unwrap_or_else(|| format!("{:?}", leaf.data()))
+                    )));
+                }
+            }
+            Ok(())
+        })
     }
 }
 
