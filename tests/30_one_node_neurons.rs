@@ -149,6 +149,29 @@ fn a_leaf_that_needs_no_gradient_keeps_grad_zero() {
     assert!(!x[0].requires_grad() && w[0].requires_grad() && y.requires_grad());
 }
 
+// The same on a tape: the pass gives such a leaf nothing (its grad, whatever it holds,
+// is left alone), however the tape lays out the leaves it does not write
+#[test]
+fn on_a_tape_a_leaf_that_needs_no_gradient_gets_none_from_a_pass() {
+    let x = Value::new(3.0);
+    x.add_grad(7.0); // (a grad from before it was marked)
+    let x = [x.no_grad()];
+    let w = [Value::new(2.0)];
+    let y = Value::neuron(&Value::new(0.0), &w, &x, Activation::Relu).unwrap();
+    let mut tape = micrograd::tape::Tape::compile(&y).unwrap();
+    tape.backward().unwrap();
+    assert_eq!((w[0].grad(), x[0].grad()), (3.0, 7.0));
+    let pass = |v: &Value| tape.grad_of(v).unwrap();
+    assert_eq!((pass(&w[0]), pass(&x[0])), (3.0, 0.0));
+    let at = |v: &Value| {
+        tape.leaves()
+            .iter()
+            .position(|l| Value::ptr_eq(l, v))
+            .unwrap()
+    };
+    assert_eq!(tape.leaf_grads()[at(&x[0])], 0.0);
+}
+
 // y = w * (x * 2.0): Python computes the gradient of x * 2.0 and of its 2.0; with x
 // needing none, nothing here does
 #[test]

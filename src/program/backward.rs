@@ -127,7 +127,7 @@ impl Program {
             }
         }
         // What the dynamic graph does not compute is not handed over (`Value::no_grad`).
-        for &i in &self.frozen {
+        for &i in &self.frozen_written {
             grad[i as usize] = 0.0;
         }
         finite

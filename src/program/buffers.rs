@@ -81,8 +81,17 @@ impl Buffers {
         values: &[f64],
         feeds_layers: bool,
     ) {
-        for (&k, &x) in nodes.iter().zip(values) {
-            self.data[k as usize] = x;
+        match contiguous(nodes) {
+            // (A sample's leaves are usually next to each other: one copy.)
+            Some(first) => {
+                let n = nodes.len().min(values.len());
+                self.data[first..first + n].copy_from_slice(&values[..n]);
+            }
+            None => {
+                for (&k, &x) in nodes.iter().zip(values) {
+                    self.data[k as usize] = x;
+                }
+            }
         }
         self.panels_stale |= feeds_layers;
         // A non-finite number may have been written, or overwritten.
@@ -90,6 +99,14 @@ impl Buffers {
             self.leaves_finite = all_finite(&self.data[..leaves]);
         }
     }
+}
+
+/// The first of `nodes` if they are `first, first + 1, ..` (a compare per node, which the
+/// compiler vectorises).
+fn contiguous(nodes: &[u32]) -> Option<usize> {
+    let first = *nodes.first()?;
+    let next = (first..).zip(nodes).fold(true, |ok, (i, &k)| ok & (i == k));
+    next.then_some(first as usize)
 }
 
 impl std::fmt::Debug for Buffers {

@@ -121,6 +121,7 @@ impl Program {
             leaves: leaves.len(),
             hidden: leaves.iter().map(|v| v.node().hidden).collect(),
             frozen: frozen(order, &leaves),
+            frozen_written: Vec::new(),
             run_grads: Vec::new(),
             scratch: 0,
         };
@@ -355,7 +356,8 @@ const SIDE_BY_SIDE_MIN_TERMS: u32 = 3;
 
 impl Program {
     /// Fills [`Program::run_grads`]: a run's half needs its gradients if one of its
-    /// nodes is neither a frozen leaf nor the constant 1 after the root.
+    /// nodes is neither a frozen leaf nor the constant 1 after the root; and
+    /// [`Program::frozen_written`].
     fn plan_run_grads(&mut self) {
         let mut needs = vec![true; self.steps.len() + 1];
         for &i in &self.frozen {
@@ -365,6 +367,30 @@ impl Program {
         let any = |r: std::ops::Range<usize>| needs[r].iter().any(|&n| n);
         self.run_grads = (self.runs.iter())
             .map(|r| u8::from(any(r.xs())) | (u8::from(any(r.ys())) << 1))
+            .collect();
+        // What the backward pass writes: every half of a run it computes, and the
+        // parents of the other ops.
+        let mut written = vec![false; self.steps.len() + 1];
+        for (run, &need) in self.runs.iter().zip(&self.run_grads) {
+            let halves = [(need & 1 != 0, run.xs()), (need & 2 != 0, run.ys())];
+            for (_, half) in halves.into_iter().filter(|(computed, _)| *computed) {
+                written[half].fill(true);
+            }
+        }
+        for (step, &[a, b]) in self.steps.iter().zip(&self.args) {
+            let parents: &[u32] = match step {
+                Step::Binary(_) => &[a, b],
+                Step::Unary(_) => &[a],
+                Step::Custom(_) => &self.custom_parents[a as usize..b as usize],
+                Step::Leaf | Step::Dot | Step::DotThen(_) => &[],
+            };
+            for &p in parents {
+                written[p as usize] = true;
+            }
+        }
+        self.frozen_written = (self.frozen.iter())
+            .copied()
+            .filter(|&i| written[i as usize])
             .collect();
     }
 

@@ -124,6 +124,11 @@ pub struct Program {
     /// whose consumers need no gradient. The backward pass leaves their entries at 0 and
     /// hands nothing to their `Value`s.
     pub(crate) frozen: Vec<u32>,
+    /// The frozen leaves a backward pass writes into anyway (the parent of a one- or
+    /// two-parent op or of a custom op, or a factor in a run whose other factors need
+    /// their gradients): the pass sets their entries back to 0. MNIST's 784 pixels are
+    /// frozen and not among them (only its `1 / batch size` is).
+    pub(crate) frozen_written: Vec<u32>,
     /// For each entry of `runs`, which of its factors' gradients anyone needs: bit 1
     /// for the first factors (`x`), bit 2 for the second ones (`y`). A half whose nodes
     /// all need none (frozen leaves, such as inputs made with `no_grad`, and the

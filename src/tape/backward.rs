@@ -61,6 +61,10 @@ impl Tape {
         for (g, leaf) in self.buf.grad[..first].iter_mut().zip(&self.leaves) {
             *g = leaf.grad();
         }
+        // (A leaf the graph gives no gradient gets none from the pass: its entry is 0.)
+        for &i in &self.program.frozen {
+            self.buf.grad[i as usize] = 0.0;
+        }
         let from_zero = self.buf.grad[..first].iter().all(|g| g.to_bits() == 0);
         // (Any number may have been there: the pass looks at every leaf's.)
         self.buf.grads_finite = false;
