@@ -24,8 +24,9 @@
 
 use std::rc::Rc;
 
+use super::neuron::NeuronInputs;
 use super::op::Op;
-use super::value::{Node, Side, Value, Walk};
+use super::value::{Node, Parents, Side, Value, Walk};
 use crate::error::{Error, Pass};
 
 impl Value {
@@ -124,13 +125,14 @@ impl Value {
         let mut error = None;
         if check {
             // (Every forward value is checked before any rule runs.)
-            error = count_consumers(stack.clone(), std::iter::empty(), true);
+            error = count_consumers(stack.clone(), None, true);
         } else if let Some((value, i)) = run_tree(&mut stack) {
             // A value with more than one consumer: from here on, the rules wait for
             // their counts (the rest of the graph is under the values still to run).
             let node = value.node();
-            let _ = count_consumers(stack.clone(), node.parents.walked().skip(i), false);
-            release(node.parents.walked().skip(i), &mut stack);
+            let rest = Rest::after(&node, i);
+            let _ = count_consumers(stack.clone(), Some(rest), false);
+            rest.release(&mut stack);
         } else {
             return Ok(());
         }
@@ -192,31 +194,112 @@ fn run_tree(stack: &mut Vec<Value>) -> Option<(Value, usize)> {
     while let Some(value) = stack.pop() {
         let node = value.node();
         run_rule(&node);
-        // (A list of parents shared with other nodes, a layer's inputs, gives each of
-        // its values one consumer per node holding it: those are counted.)
-        let own = !node.parents.shares_walked_lists();
-        for (i, parent) in node.parents.walked().enumerate() {
-            if own && Rc::strong_count(&parent.0) == 1 {
-                stack.push(parent.clone());
-            } else if parent.node().op != Op::Leaf {
-                drop(node);
-                return Some((value, i));
+        let shared = match &node.parents {
+            // (A list of parents shared with other nodes, a layer's inputs, gives each
+            // of its values one consumer per node holding it: those are counted.)
+            Parents::Neuron(..) => {
+                let own = !node.parents.shares_walked_lists();
+                push_single(node.parents.walked(), own, stack)
             }
+            // (The plain list, without the neuron's iterator: measured with callgrind,
+            // 17 instructions fewer a link on the chain `y * 1.0`: 685 -> 668.)
+            parents => push_single(parents.as_slice().iter(), true, stack),
+        };
+        if let Some(i) = shared {
+            drop(node);
+            return Some((value, i));
         }
     }
     None
 }
 
+/// Pushes each of `parents` held only here (if the list is the node's `own`), until one
+/// that is not a leaf and may have other consumers: returns its position then.
+#[inline]
+fn push_single<'a>(
+    parents: impl Iterator<Item = &'a Value>,
+    own: bool,
+    stack: &mut Vec<Value>,
+) -> Option<usize> {
+    for (i, parent) in parents.enumerate() {
+        if own && Rc::strong_count(&parent.0) == 1 {
+            stack.push(parent.clone());
+        } else if parent.node().op != Op::Leaf {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// The parents of a node whose counts its rule lowers (or, for the node where
+/// [`run_tree`] stopped, has yet to lower).
+#[derive(Clone, Copy)]
+enum Rest<'a> {
+    /// Its parents one by one, from the `i`-th of [`Parents::walked`] on (of
+    /// [`Parents::all`] with `check`).
+    Edges(&'a Parents, usize, bool),
+    /// A neuron's inputs, a list that counts as one consumer of each value in it,
+    /// however many nodes share it (a layer's neurons): the nodes holding it lower the
+    /// list's own count, and the last of them its values' (see [`NeuronInputs`]).
+    List(&'a NeuronInputs),
+}
+
+impl<'a> Rest<'a> {
+    /// All of `node`'s parents the sweeps visit: a neuron whose parameters are all
+    /// leaves has only its inputs list (not in `check`'s sweeps, which visit everything).
+    fn all(node: &'a Node, check: bool) -> Rest<'a> {
+        match &node.parents {
+            Parents::Neuron(params, inputs) if params.leaves && !check => Rest::List(inputs),
+            parents => Rest::Edges(parents, 0, check),
+        }
+    }
+
+    /// The parents of `node` from the `i`-th of [`Parents::walked`] on, where
+    /// [`run_tree`] stopped: the inputs list if it is shared (the values before `i`
+    /// are leaves then, which no one waits for), else the values one by one.
+    fn after(node: &'a Node, i: usize) -> Rest<'a> {
+        match &node.parents {
+            Parents::Neuron(params, inputs) if params.leaves && Rc::strong_count(inputs) > 1 => {
+                Rest::List(inputs)
+            }
+            parents => Rest::Edges(parents, i, false),
+        }
+    }
+
+    /// Counts one more consumer of each of these parents (`count` for each value).
+    fn count(self, count: impl FnMut(&'a Value)) {
+        match self {
+            Rest::Edges(parents, i, check) => swept(parents, check).skip(i).for_each(count),
+            Rest::List(list) => {
+                list.pending.set(list.pending.get() + 1);
+                if list.pending.get() == 1 {
+                    list.values.iter().for_each(count);
+                }
+            }
+        }
+    }
+
+    /// One consumer of each of these parents has run: lowers their counts, and pushes
+    /// those whose last consumer that was.
+    fn release(self, stack: &mut Vec<Value>) {
+        match self {
+            Rest::Edges(parents, i, check) => release(swept(parents, check).skip(i), stack),
+            Rest::List(list) => {
+                list.pending.set(list.pending.get() - 1);
+                if list.pending.get() == 0 {
+                    release(list.values.iter(), stack);
+                }
+            }
+        }
+    }
+}
+
 /// Sweep 1: counts each node's consumers (`pending`) among the values on `stack`, the
-/// values under them, and the edges to `extra` (a node's parents whose count its rule
-/// has yet to lower). A node is expanded the first time it is reached (its count goes
-/// from 0 to 1). With `check`, returns the first forward value that is not finite
-/// although its parents are (see [`Value::try_backward`]).
-fn count_consumers<'a>(
-    mut stack: Vec<Value>,
-    extra: impl Iterator<Item = &'a Value>,
-    check: bool,
-) -> Option<Error> {
+/// values under them, and `rest` (the parents of a node whose counts its rule has yet
+/// to lower). A node is expanded the first time it is reached (its count goes from 0
+/// to 1). With `check`, returns the first forward value that is not finite although
+/// its parents are (see [`Value::try_backward`]).
+fn count_consumers(mut stack: Vec<Value>, rest: Option<Rest<'_>>, check: bool) -> Option<Error> {
     let mut error = None;
     let count = |parent: &Value, stack: &mut Vec<Value>, error: &mut Option<Error>| {
         let mut p = parent.0.borrow_mut();
@@ -230,8 +313,8 @@ fn count_consumers<'a>(
             }
         }
     };
-    for parent in extra {
-        count(parent, &mut stack, &mut error);
+    if let Some(rest) = rest {
+        rest.count(|parent| count(parent, &mut stack, &mut error));
     }
     while let Some(value) = stack.pop() {
         let node = value.node();
@@ -242,9 +325,7 @@ fn count_consumers<'a>(
                 error = constant_anomaly(c);
             }
         }
-        for parent in swept(&node, check) {
-            count(parent, &mut stack, &mut error);
-        }
+        Rest::all(&node, check).count(|parent| count(parent, &mut stack, &mut error));
         if let (true, None, Some((c, Side::Right))) = (check, &error, node.parents.constant()) {
             error = constant_anomaly(c);
         }
@@ -265,16 +346,16 @@ fn run_counted(stack: &mut Vec<Value>, check: bool, error: &mut Option<Error>) {
                 *error = backward_anomaly(&node);
             }
         }
-        release(swept(&node, check), stack);
+        Rest::all(&node, check).release(stack);
     }
 }
 
 /// The parents the sweeps visit: [`Parents::walked`](super::value::Parents::walked), or
 /// with `check` every parent (each leaf is checked at its place in Python's order).
-fn swept(node: &Node, check: bool) -> Walk<'_> {
+fn swept(parents: &Parents, check: bool) -> Walk<'_> {
     match check {
-        true => node.parents.all(),
-        false => node.parents.walked(),
+        true => parents.all(),
+        false => parents.walked(),
     }
 }
 
@@ -347,7 +428,7 @@ mod tests {
     use std::rc::Rc;
 
     use crate::engine::address::AddressMap;
-    use crate::engine::neuron::NeuronParams;
+    use crate::engine::neuron::{NeuronInputs, NeuronParams};
     use crate::engine::op::Op;
     use crate::engine::walk::backward_order;
     use crate::nn::Activation;
@@ -415,10 +496,10 @@ mod tests {
                 let inputs: Vec<Value> = (0..1 + next(3))
                     .map(|_| nodes[pick(&nodes, &mut next)].clone())
                     .collect();
-                let inputs = Rc::new(inputs);
+                let inputs = NeuronInputs::new(inputs);
                 for k in 0..1 + next(3) {
                     let b = Value::new(0.25 * k as f64);
-                    let w: Vec<Value> = (0..inputs.len())
+                    let w: Vec<Value> = (0..inputs.values.len())
                         .map(|j| match next(4) {
                             0 => nodes[pick(&nodes, &mut next)].clone(),
                             _ => Value::new(0.5 - 0.375 * j as f64),

@@ -47,7 +47,7 @@ fn push_parents(stack: &mut Vec<Value>, parents: Parents) {
                 }
             }
             if let Ok(inputs) = Rc::try_unwrap(inputs) {
-                for v in inputs {
+                for v in inputs.values {
                     push_if_last(stack, v);
                 }
             }

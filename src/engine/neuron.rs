@@ -17,6 +17,7 @@
 //! to raise when it is built and lower when it is dropped. Where the graph is shown or
 //! compiled, [`Value::expand`] gives the node its own list `[b, w0, x0, ...]` again.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use super::op::{Act, Op};
@@ -50,6 +51,28 @@ impl NeuronParams {
     /// The weights `w0, w1, ...`.
     pub(crate) fn weights(&self) -> &[Value] {
         &self.values[1..]
+    }
+}
+
+/// A layer's inputs for one sample, shared by the nodes of its neurons.
+pub(crate) struct NeuronInputs {
+    /// `[x0, x1, ...]`.
+    pub(crate) values: Vec<Value>,
+    /// How many of the nodes holding this list `backward()` has counted and not yet
+    /// run (0 outside `backward()`): for its counting sweep the list is one consumer of
+    /// each of its values, whose count the last of those nodes lowers (`backward.rs`,
+    /// `Rest::List`). A layer of 16 neurons is then 16 + 16 steps of the sweeps, not
+    /// 16 · 16.
+    pub(crate) pending: Cell<u32>,
+}
+
+impl NeuronInputs {
+    /// The list `values`, to share.
+    pub(crate) fn new(values: Vec<Value>) -> Rc<NeuronInputs> {
+        Rc::new(NeuronInputs {
+            values,
+            pending: Cell::new(0),
+        })
     }
 }
 
@@ -104,21 +127,22 @@ impl Value {
         activation: Activation,
     ) -> Result<Value, Error> {
         let params = Rc::new(NeuronParams::new(bias, weights));
-        Value::shared_neuron(&params, &Rc::new(inputs.to_vec()), activation)
+        Value::shared_neuron(&params, &NeuronInputs::new(inputs.to_vec()), activation)
     }
 
     /// [`Value::neuron`] of the parameters `params` and the inputs `inputs`, which the
     /// node shares (see the module's documentation).
     pub(crate) fn shared_neuron(
         params: &Rc<NeuronParams>,
-        inputs: &Rc<Vec<Value>>,
+        inputs: &Rc<NeuronInputs>,
         activation: Activation,
     ) -> Result<Value, Error> {
         let weights = params.weights();
-        if inputs.len() != weights.len() {
+        let inputs_list = &inputs.values;
+        if inputs_list.len() != weights.len() {
             return Err(Error::InputWidth {
                 expected: weights.len(),
-                got: inputs.len(),
+                got: inputs_list.len(),
             });
         }
         let mut act = match activation {
@@ -130,7 +154,7 @@ impl Value {
         // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
         // for every b but -0.0 with no products, where both engines here give 0.0).
         let mut sum = 0.0 + params.bias().data();
-        for (w, x) in weights.iter().zip(inputs.iter()) {
+        for (w, x) in weights.iter().zip(inputs_list) {
             sum += w.data() * x.data();
         }
         // An overflowed sum stays a node of its own, so that `try_backward` reports it
@@ -157,9 +181,9 @@ impl Value {
         let Parents::Neuron(params, inputs) = &node.parents else {
             return;
         };
-        let mut list = Vec::with_capacity(1 + 2 * inputs.len());
+        let mut list = Vec::with_capacity(1 + 2 * inputs.values.len());
         list.push(params.bias().clone());
-        for (w, x) in params.weights().iter().zip(inputs.iter()) {
+        for (w, x) in params.weights().iter().zip(&inputs.values) {
             list.push(w.clone());
             list.push(x.clone());
         }
@@ -181,7 +205,11 @@ fn rule(out: &Node) {
     };
     match &out.parents {
         Parents::Neuron(params, inputs) => {
-            add_terms(g, params.bias(), params.weights().iter().zip(inputs.iter()));
+            add_terms(
+                g,
+                params.bias(),
+                params.weights().iter().zip(&inputs.values),
+            );
         }
         parents => {
             let [b, terms @ ..] = parents.as_slice() else {

@@ -9,7 +9,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use super::custom::Custom;
-use super::neuron::NeuronParams;
+use super::neuron::{NeuronInputs, NeuronParams};
 use super::op::Op;
 use super::rules::{Consts, NO_CONSTS};
 
@@ -72,7 +72,7 @@ pub(crate) enum Parents {
     /// A [`Value::neuron`] node's parameters `[b, w0, w1, ...]` and inputs `[x0, x1,
     /// ...]`, each shared with other nodes (see `neuron.rs`); Python's order of them is
     /// `[b, w0, x0, w1, x1, ...]`.
-    Neuron(Rc<NeuronParams>, Rc<Vec<Value>>),
+    Neuron(Rc<NeuronParams>, Rc<NeuronInputs>),
 }
 
 /// The parents of a node one by one (see [`Parents::all`]).
@@ -147,7 +147,7 @@ impl Parents {
         match self {
             Parents::Neuron(params, inputs) => Walk::Terms {
                 first: Some(params.bias()),
-                terms: params.weights().iter().zip(inputs.iter()),
+                terms: params.weights().iter().zip(inputs.values.iter()),
                 second: None,
             },
             _ => Walk::Slice(self.as_slice().iter()),
@@ -173,7 +173,7 @@ impl Parents {
     #[inline]
     pub(crate) fn walked(&self) -> Walk<'_> {
         match self {
-            Parents::Neuron(params, inputs) if params.leaves => Walk::Slice(inputs.iter()),
+            Parents::Neuron(params, inputs) if params.leaves => Walk::Slice(inputs.values.iter()),
             _ => self.all(),
         }
     }

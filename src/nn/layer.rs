@@ -7,6 +7,7 @@ use rand::Rng;
 
 use super::neuron::check_width;
 use super::{Activation, Module, Neuron};
+use crate::engine::neuron::NeuronInputs;
 use crate::{Error, Value};
 
 /// `nout` [`Neuron`]s, each with `nin` inputs and the same [`Activation`]; the output is
@@ -57,13 +58,13 @@ impl Layer {
     ///
     /// [`Error::InputWidth`] if `x.len() != self.nin()`.
     pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
-        self.forward_shared(&Rc::new(x.to_vec()))
+        self.forward_shared(&NeuronInputs::new(x.to_vec()))
     }
 
     /// [`forward`](Layer::forward) on inputs that the neurons' nodes share (one list
     /// for the layer, not a copy per neuron).
-    pub(crate) fn forward_shared(&self, x: &Rc<Vec<Value>>) -> Result<Vec<Value>, Error> {
-        check_width(self.nin, x.len())?;
+    pub(crate) fn forward_shared(&self, x: &Rc<NeuronInputs>) -> Result<Vec<Value>, Error> {
+        check_width(self.nin, x.values.len())?;
         let mut out = Vec::with_capacity(self.neurons.len());
         for n in &self.neurons {
             out.push(n.forward_shared(x)?);

@@ -1,13 +1,13 @@
 //! A multi-layer perceptron: layers applied one after the other (micrograd's `class MLP`).
 
 use std::fmt;
-use std::rc::Rc;
 
 use rand::Rng;
 
 use super::layer::{leaves, write_list};
 use super::neuron::check_width;
 use super::{Activation, Layer, Module};
+use crate::engine::neuron::NeuronInputs;
 use crate::{Error, Value};
 
 /// A multi-layer perceptron: [`Layer`]s applied one after the other.
@@ -117,7 +117,7 @@ impl MLP {
         check_width(self.nin, x.len())?;
         let mut x = x;
         for layer in &self.layers {
-            x = layer.forward_shared(&Rc::new(x))?;
+            x = layer.forward_shared(&NeuronInputs::new(x))?;
         }
         Ok(x)
     }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use rand::Rng;
 
 use super::{Activation, Module};
-use crate::engine::neuron::NeuronParams;
+use crate::engine::neuron::{NeuronInputs, NeuronParams};
 use crate::random::uniform;
 use crate::{Error, Value};
 
@@ -90,12 +90,12 @@ impl Neuron {
     /// [`Error::InputWidth`] if `x.len()` is not the number of weights (Python's `zip`
     /// would silently use the shorter of the two).
     pub fn forward(&self, x: &[Value]) -> Result<Value, Error> {
-        self.forward_shared(&Rc::new(x.to_vec()))
+        self.forward_shared(&NeuronInputs::new(x.to_vec()))
     }
 
     /// [`forward`](Neuron::forward) on inputs that the node shares with the other
     /// neurons of its layer (see `engine/neuron.rs`).
-    pub(crate) fn forward_shared(&self, x: &Rc<Vec<Value>>) -> Result<Value, Error> {
+    pub(crate) fn forward_shared(&self, x: &Rc<NeuronInputs>) -> Result<Value, Error> {
         Value::shared_neuron(&self.params, x, self.activation)
     }
 
