@@ -232,11 +232,12 @@ fn leaf_grads_are_the_sums_flush_grads_hands_to_the_leaves() {
 /// `opt.zero_grad(); tape.flush_grads(); opt.step()` (`threads` = None), or
 /// `tape.flush_and_step(&mut opt, threads)`; then those of every leaf of the tape (the
 /// inputs' grads add up over the batches). The optimiser also holds a parameter that
-/// is not on the tape (its gradient is 0; Adam moves it by its momentum alone).
-fn trained_bits(threads: Option<usize>) -> Vec<(u64, u64)> {
+/// is not on the tape if `elsewhere` (its gradient is 0; Adam moves it by its momentum
+/// alone): then the step moves the numbers one by one, else in slices.
+fn trained_bits(threads: Option<usize>, elsewhere: bool) -> Vec<(u64, u64)> {
     let (model, mut tape, inputs) = squared_error_tape(3);
-    let elsewhere = Value::new(0.5);
-    let params = [model.parameters(), vec![elsewhere.clone()]].concat();
+    let elsewhere = vec![Value::new(0.5)].into_iter().filter(|_| elsewhere);
+    let params: Vec<Value> = model.parameters().into_iter().chain(elsewhere).collect();
     let mut opt = Adam::new(params.clone(), 0.01).unwrap();
     let batch = samples(40);
     for batch in batch.chunks(8) {
@@ -255,10 +256,10 @@ fn trained_bits(threads: Option<usize>) -> Vec<(u64, u64)> {
 }
 
 /// `trained_bits`, the five batches taken by a `Training` on `threads` threads.
-fn training_bits(threads: usize) -> Vec<(u64, u64)> {
+fn training_bits(threads: usize, elsewhere: bool) -> Vec<(u64, u64)> {
     let (model, mut tape, inputs) = squared_error_tape(3);
-    let elsewhere = Value::new(0.5);
-    let params = [model.parameters(), vec![elsewhere.clone()]].concat();
+    let elsewhere = vec![Value::new(0.5)].into_iter().filter(|_| elsewhere);
+    let params: Vec<Value> = model.parameters().into_iter().chain(elsewhere).collect();
     let mut opt = Adam::new(params.clone(), 0.01).unwrap();
     let mut training = tape.train(&mut opt, threads).unwrap();
     for batch in samples(40).chunks(8) {
@@ -273,19 +274,23 @@ fn training_bits(threads: usize) -> Vec<(u64, u64)> {
 fn flush_and_step_is_zero_grad_flush_grads_step_bit_for_bit_on_any_threads() {
     // for x, y in batch: loss(x, y).backward()
     // for p in model.parameters(): p.data -= ... (Adam); then p.grad = 0
-    let by_values = trained_bits(None);
-    assert_eq!(trained_bits(Some(1)), by_values);
-    assert_eq!(trained_bits(Some(2)), by_values);
-    assert_eq!(trained_bits(Some(16)), by_values);
+    for elsewhere in [true, false] {
+        let by_values = trained_bits(None, elsewhere);
+        assert_eq!(trained_bits(Some(1), elsewhere), by_values);
+        assert_eq!(trained_bits(Some(2), elsewhere), by_values);
+        assert_eq!(trained_bits(Some(16), elsewhere), by_values);
+    }
 }
 
 #[test]
 fn a_training_ends_with_the_numbers_of_flush_and_step_after_every_batch() {
     // for batch in batches: (for x, y in batch: loss(x, y).backward()); adam step
-    let by_values = trained_bits(None);
-    assert_eq!(training_bits(1), by_values);
-    assert_eq!(training_bits(2), by_values);
-    assert_eq!(training_bits(16), by_values);
+    for elsewhere in [true, false] {
+        let by_values = trained_bits(None, elsewhere);
+        assert_eq!(training_bits(1, elsewhere), by_values);
+        assert_eq!(training_bits(2, elsewhere), by_values);
+        assert_eq!(training_bits(16, elsewhere), by_values);
+    }
 }
 
 #[test]
@@ -306,7 +311,7 @@ fn the_values_get_a_trainings_numbers_when_it_ends_even_if_never_finished() {
     assert_ne!(now, before);
     let bits = |p: &Value| (p.data().to_bits(), p.grad().to_bits());
     let after: Vec<_> = model.parameters().iter().map(bits).collect();
-    assert_eq!(after, training_bits(2)[..after.len()]);
+    assert_eq!(after, training_bits(2, false)[..after.len()]);
 }
 
 #[test]
