@@ -3,7 +3,8 @@
 //! batch's samples across threads, each with its own buffers, and adds their gradients
 //! up in a fixed order (chunks of `CHUNK` samples, chunk after chunk), so the result is
 //! the same bit for bit on 1, 2 or 16 threads. A model's state goes across as plain
-//! numbers: `params`, `set_params`, `leaf_grads`, `add_grad`.
+//! numbers: `params`, `set_params`, `leaf_grads`, `add_grad`; a `Training` keeps the
+//! parameters as numbers from step to step and writes their `Value`s at its end.
 //!
 //! Python micrograd has no threads; the loop these tests mirror is still
 //! `for x, y in batch: loss = ...; loss.backward()` (gradients add up in `p.grad`).
