@@ -26,6 +26,16 @@ fn squared_error_tape(seed: u64) -> (MLP, Tape, Inputs) {
     (model, tape, inputs)
 }
 
+/// The same squared error over `model`'s parameters, compiled again from new input
+/// leaves: another tape over the same parameters.
+fn another_tape(model: &MLP) -> (Tape, Inputs) {
+    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
+    let out = &model.forward(&x[..4]).unwrap()[0];
+    let tape = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
+    let inputs = tape.inputs(&x).unwrap();
+    (tape, inputs)
+}
+
 /// `n` samples of numbers of very different sizes, so that adding the same gradients
 /// in another order changes bits.
 fn samples(n: usize) -> Vec<[f64; 5]> {
@@ -333,10 +343,7 @@ fn a_value_written_during_a_training_is_refused_at_the_next_step() {
 #[test]
 fn another_tape_over_a_trainings_parameters_refuses_to_run_until_it_ends() {
     let (model, mut tape, inputs) = squared_error_tape(6);
-    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
-    let out = &model.forward(&x[..4]).unwrap()[0];
-    let mut other = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
-    let other_inputs = other.inputs(&x).unwrap();
+    let (mut other, other_inputs) = another_tape(&model);
     let batch = samples(8);
     let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
     let mut training = tape.train(&mut opt, 2).unwrap();
@@ -387,11 +394,7 @@ fn after_flush_and_step_the_tape_runs_on_the_new_parameters_and_set_data_still_c
     let w = &model.parameters()[0];
     w.set_data(w.data() + 0.25); // a write after the step: the tape must see it
     let on_tape = tape.accumulate_batch(&inputs, &batch, 1).unwrap();
-    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
-    let out = &model.forward(&x[..4]).unwrap()[0];
-    let graph = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
-    let fresh = graph.inputs(&x).unwrap();
-    let mut graph = graph;
+    let (mut graph, fresh) = another_tape(&model);
     assert_eq!(on_tape, graph.accumulate_batch(&fresh, &batch, 1).unwrap());
 }
 
@@ -415,10 +418,7 @@ fn a_refused_flush_and_step_leaves_the_grads_of_zero_grad_and_flush_grads() {
 #[test]
 fn another_tape_over_the_same_parameters_sees_the_step_of_flush_and_step() {
     let (model, mut tape, inputs) = squared_error_tape(6);
-    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
-    let out = &model.forward(&x[..4]).unwrap()[0];
-    let mut other = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
-    let other_inputs = other.inputs(&x).unwrap();
+    let (mut other, other_inputs) = another_tape(&model);
     let batch = samples(8);
     let before = other.accumulate_batch(&other_inputs, &batch, 1).unwrap();
     let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
