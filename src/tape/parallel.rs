@@ -259,13 +259,16 @@ impl Tape {
             let buf = Buffers::new(&self.program, data, true);
             w.workers.push(Worker { buf, ready: false });
         }
-        w.sums
-            .resize(if backward { chunks * leaves } else { 0 }, 0.0);
+        // On one thread each chunk's sums go straight into the tape's, in chunk order:
+        // the same additions as through `sums`, without storing them.
+        let alone = workers == 1;
+        let stored = if backward && !alone { leaves } else { 0 };
+        w.sums.resize(chunks * stored, 0.0);
         let mut units = Vec::with_capacity(chunks);
         let (mut rest, mut sums) = (results, &mut w.sums[..]);
         for samples in samples.chunks(CHUNK) {
             let (results, r) = rest.split_at_mut(samples.len() * width);
-            let (chunk_sums, s) = sums.split_at_mut(if backward { leaves } else { 0 });
+            let (chunk_sums, s) = sums.split_at_mut(stored);
             (rest, sums) = (r, s);
             units.push(Chunk {
                 samples,
@@ -279,22 +282,37 @@ impl Tape {
             inputs,
             backward,
         };
-        let ran = share_with(&mut w.workers[..workers], units, |w, chunk| {
-            job.run(w, chunk)
-        });
-        // Each chunk stops at its first error, that of its lowest failing sample: the
-        // first error in chunk order is that of the round's lowest failing sample,
-        // whoever ran what.
-        ran.into_iter().collect::<Result<(), Error>>()?;
+        if alone {
+            let (worker, grad) = (&mut w.workers[0], &mut self.buf.grad[..leaves]);
+            for chunk in units {
+                job.run(worker, chunk)?;
+                if backward {
+                    for (g, s) in grad.iter_mut().zip(&worker.buf.grad[..leaves]) {
+                        *g += s;
+                    }
+                }
+            }
+        } else {
+            let ran = share_with(&mut w.workers[..workers], units, |w, chunk| {
+                job.run(w, chunk)
+            });
+            // Each chunk stops at its first error, that of its lowest failing sample:
+            // the first error in chunk order is that of the round's lowest failing
+            // sample, whoever ran what.
+            ran.into_iter().collect::<Result<(), Error>>()?;
+            if backward {
+                self.add_chunk_sums(workers);
+            }
+        }
         if backward {
-            self.add_chunk_sums(workers)?;
+            self.check_sums()?;
         }
         Ok(())
     }
 
     /// Adds the chunks' gradient sums into the tape's sums, chunk after chunk (on
-    /// `workers` threads, a block of leaves each).
-    fn add_chunk_sums(&mut self, workers: usize) -> Result<(), Error> {
+    /// `workers` threads, a few blocks of leaves each).
+    fn add_chunk_sums(&mut self, workers: usize) {
         let leaves = self.leaves.len();
         let grad = &mut self.buf.grad[..leaves];
         let sums = &self.workers.sums;
@@ -305,13 +323,18 @@ impl Tape {
                 }
             }
         });
+    }
+
+    /// `Ok` unless a leaf's sum is not finite (each chunk's sums were, their total is
+    /// not): then an error naming the leaf, as `accumulate` gives when its sum over the
+    /// runs overflows.
+    fn check_sums(&self) -> Result<(), Error> {
+        let grad = &self.buf.grad[..self.leaves.len()];
         if all_finite(grad) {
             return Ok(());
         }
-        // Each chunk's sums were finite, their total is not: name the leaf, as
-        // `accumulate` does when its sum over the runs overflows.
         let hidden = &self.program.hidden;
-        let bad = (0..leaves).find(|&i| !grad[i].is_finite() && !hidden[i]);
+        let bad = (0..grad.len()).find(|&i| !grad[i].is_finite() && !hidden[i]);
         let Some(leaf) = bad else {
             return Ok(());
         };
@@ -356,7 +379,7 @@ impl Job<'_> {
                 }
             }
         }
-        if self.backward {
+        if !sums.is_empty() {
             sums.copy_from_slice(&buf.grad[..leaves]);
         }
         Ok(())
