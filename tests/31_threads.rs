@@ -3,7 +3,8 @@
 //! batch's samples across threads, each with its own buffers, and adds their gradients
 //! up in a fixed order (chunks of `CHUNK` samples, chunk after chunk), so the result is
 //! the same bit for bit on 1, 2 or 16 threads. A model's state goes across as plain
-//! numbers: `params`, `set_params`, `leaf_grads`, `add_grad`.
+//! numbers: `params`, `set_params`, `leaf_grads`, `add_grad`; a `Training` keeps the
+//! parameters as numbers from step to step and writes their `Value`s at its end.
 //!
 //! Python micrograd has no threads; the loop these tests mirror is still
 //! `for x, y in batch: loss = ...; loss.backward()` (gradients add up in `p.grad`).
@@ -23,6 +24,16 @@ fn squared_error_tape(seed: u64) -> (MLP, Tape, Inputs) {
     let tape = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
     let inputs = tape.inputs(&x).unwrap();
     (model, tape, inputs)
+}
+
+/// The same squared error over `model`'s parameters, compiled again from new input
+/// leaves: another tape over the same parameters.
+fn another_tape(model: &MLP) -> (Tape, Inputs) {
+    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
+    let out = &model.forward(&x[..4]).unwrap()[0];
+    let tape = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
+    let inputs = tape.inputs(&x).unwrap();
+    (tape, inputs)
 }
 
 /// `n` samples of numbers of very different sizes, so that adding the same gradients
@@ -232,11 +243,12 @@ fn leaf_grads_are_the_sums_flush_grads_hands_to_the_leaves() {
 /// `opt.zero_grad(); tape.flush_grads(); opt.step()` (`threads` = None), or
 /// `tape.flush_and_step(&mut opt, threads)`; then those of every leaf of the tape (the
 /// inputs' grads add up over the batches). The optimiser also holds a parameter that
-/// is not on the tape (its gradient is 0; Adam moves it by its momentum alone).
-fn trained_bits(threads: Option<usize>) -> Vec<(u64, u64)> {
+/// is not on the tape if `elsewhere` (its gradient is 0; Adam moves it by its momentum
+/// alone): then the step moves the numbers one by one, else in slices.
+fn trained_bits(threads: Option<usize>, elsewhere: bool) -> Vec<(u64, u64)> {
     let (model, mut tape, inputs) = squared_error_tape(3);
-    let elsewhere = Value::new(0.5);
-    let params = [model.parameters(), vec![elsewhere.clone()]].concat();
+    let elsewhere = vec![Value::new(0.5)].into_iter().filter(|_| elsewhere);
+    let params: Vec<Value> = model.parameters().into_iter().chain(elsewhere).collect();
     let mut opt = Adam::new(params.clone(), 0.01).unwrap();
     let batch = samples(40);
     for batch in batch.chunks(8) {
@@ -255,10 +267,10 @@ fn trained_bits(threads: Option<usize>) -> Vec<(u64, u64)> {
 }
 
 /// `trained_bits`, the five batches taken by a `Training` on `threads` threads.
-fn training_bits(threads: usize) -> Vec<(u64, u64)> {
+fn training_bits(threads: usize, elsewhere: bool) -> Vec<(u64, u64)> {
     let (model, mut tape, inputs) = squared_error_tape(3);
-    let elsewhere = Value::new(0.5);
-    let params = [model.parameters(), vec![elsewhere.clone()]].concat();
+    let elsewhere = vec![Value::new(0.5)].into_iter().filter(|_| elsewhere);
+    let params: Vec<Value> = model.parameters().into_iter().chain(elsewhere).collect();
     let mut opt = Adam::new(params.clone(), 0.01).unwrap();
     let mut training = tape.train(&mut opt, threads).unwrap();
     for batch in samples(40).chunks(8) {
@@ -273,19 +285,23 @@ fn training_bits(threads: usize) -> Vec<(u64, u64)> {
 fn flush_and_step_is_zero_grad_flush_grads_step_bit_for_bit_on_any_threads() {
     // for x, y in batch: loss(x, y).backward()
     // for p in model.parameters(): p.data -= ... (Adam); then p.grad = 0
-    let by_values = trained_bits(None);
-    assert_eq!(trained_bits(Some(1)), by_values);
-    assert_eq!(trained_bits(Some(2)), by_values);
-    assert_eq!(trained_bits(Some(16)), by_values);
+    for elsewhere in [true, false] {
+        let by_values = trained_bits(None, elsewhere);
+        assert_eq!(trained_bits(Some(1), elsewhere), by_values);
+        assert_eq!(trained_bits(Some(2), elsewhere), by_values);
+        assert_eq!(trained_bits(Some(16), elsewhere), by_values);
+    }
 }
 
 #[test]
 fn a_training_ends_with_the_numbers_of_flush_and_step_after_every_batch() {
     // for batch in batches: (for x, y in batch: loss(x, y).backward()); adam step
-    let by_values = trained_bits(None);
-    assert_eq!(training_bits(1), by_values);
-    assert_eq!(training_bits(2), by_values);
-    assert_eq!(training_bits(16), by_values);
+    for elsewhere in [true, false] {
+        let by_values = trained_bits(None, elsewhere);
+        assert_eq!(training_bits(1, elsewhere), by_values);
+        assert_eq!(training_bits(2, elsewhere), by_values);
+        assert_eq!(training_bits(16, elsewhere), by_values);
+    }
 }
 
 #[test]
@@ -306,7 +322,7 @@ fn the_values_get_a_trainings_numbers_when_it_ends_even_if_never_finished() {
     assert_ne!(now, before);
     let bits = |p: &Value| (p.data().to_bits(), p.grad().to_bits());
     let after: Vec<_> = model.parameters().iter().map(bits).collect();
-    assert_eq!(after, training_bits(2)[..after.len()]);
+    assert_eq!(after, training_bits(2, false)[..after.len()]);
 }
 
 #[test]
@@ -327,10 +343,7 @@ fn a_value_written_during_a_training_is_refused_at_the_next_step() {
 #[test]
 fn another_tape_over_a_trainings_parameters_refuses_to_run_until_it_ends() {
     let (model, mut tape, inputs) = squared_error_tape(6);
-    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
-    let out = &model.forward(&x[..4]).unwrap()[0];
-    let mut other = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
-    let other_inputs = other.inputs(&x).unwrap();
+    let (mut other, other_inputs) = another_tape(&model);
     let batch = samples(8);
     let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
     let mut training = tape.train(&mut opt, 2).unwrap();
@@ -381,11 +394,7 @@ fn after_flush_and_step_the_tape_runs_on_the_new_parameters_and_set_data_still_c
     let w = &model.parameters()[0];
     w.set_data(w.data() + 0.25); // a write after the step: the tape must see it
     let on_tape = tape.accumulate_batch(&inputs, &batch, 1).unwrap();
-    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
-    let out = &model.forward(&x[..4]).unwrap()[0];
-    let graph = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
-    let fresh = graph.inputs(&x).unwrap();
-    let mut graph = graph;
+    let (mut graph, fresh) = another_tape(&model);
     assert_eq!(on_tape, graph.accumulate_batch(&fresh, &batch, 1).unwrap());
 }
 
@@ -409,10 +418,7 @@ fn a_refused_flush_and_step_leaves_the_grads_of_zero_grad_and_flush_grads() {
 #[test]
 fn another_tape_over_the_same_parameters_sees_the_step_of_flush_and_step() {
     let (model, mut tape, inputs) = squared_error_tape(6);
-    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
-    let out = &model.forward(&x[..4]).unwrap()[0];
-    let mut other = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
-    let other_inputs = other.inputs(&x).unwrap();
+    let (mut other, other_inputs) = another_tape(&model);
     let batch = samples(8);
     let before = other.accumulate_batch(&other_inputs, &batch, 1).unwrap();
     let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();

@@ -35,6 +35,11 @@ pub(super) struct StepPlan {
     needs_grad: Vec<bool>,
     /// Each leaf's parameter ([`ELSEWHERE`]: none; the last, if it is listed twice).
     param_of: Vec<u32>,
+    /// If every parameter is a leaf of the tape that needs a gradient: the runs of
+    /// parameters that are consecutive leaves too, `[first parameter, first leaf,
+    /// length]` (a neuron's weights are), so that the numbers move as slices. Else
+    /// empty.
+    runs: Vec<[u32; 3]>,
     /// The tape's leaves that are none of the parameters and need a gradient.
     others: Vec<u32>,
     /// Each parameter's data, then new data, for the optimiser: between the steps of a
@@ -73,6 +78,14 @@ impl StepPlan {
         self.param_of = vec![ELSEWHERE; leaves.len()];
         for (i, &k) in (0..).zip(&self.leaf).filter(|&(_, &k)| k != ELSEWHERE) {
             self.param_of[k as usize] = i;
+        }
+        self.runs.clear();
+        let plain = (self.leaf.iter().zip(&self.needs_grad)).all(|(&k, &n)| k != ELSEWHERE && n);
+        for (i, &k) in (0..).zip(&self.leaf).filter(|_| plain) {
+            match self.runs.last_mut() {
+                Some([p, l, n]) if *p + *n == i && *l + *n == k => *n += 1,
+                _ => self.runs.push([i, k, 1]),
+            }
         }
         let mut other: Vec<bool> = leaves.iter().map(Value::requires_grad).collect();
         for &k in self.leaf.iter().filter(|&&k| k != ELSEWHERE) {
@@ -181,15 +194,27 @@ impl Tape {
         let (grad, unflushed) = (&mut self.buf.grad[..leaves], self.unflushed);
         // `zero_grad`, then `flush_grads`: 0 + the sum, for a leaf that gets one.
         let (leaf, needs_grad, sums) = (&plan.leaf, &plan.needs_grad, &*grad);
-        in_blocks(&mut plan.grads, threads, |first, grads| {
-            let params = leaf[first..].iter().zip(&needs_grad[first..]);
-            for (g, (&k, &needs_grad)) in grads.iter_mut().zip(params) {
-                *g = match k != ELSEWHERE && unflushed && needs_grad {
-                    true => 0.0 + sums[k as usize],
-                    false => 0.0,
-                };
+        let slices = |[p, l, n]: [u32; 3]| {
+            let [p, l, n] = [p, l, n].map(|x| x as usize);
+            (p..p + n, l..l + n)
+        };
+        if !plan.runs.is_empty() {
+            for (params, leaves) in plan.runs.iter().map(|&r| slices(r)) {
+                for (g, &s) in plan.grads[params].iter_mut().zip(&sums[leaves]) {
+                    *g = if unflushed { 0.0 + s } else { 0.0 };
+                }
             }
-        });
+        } else {
+            in_blocks(&mut plan.grads, threads, |first, grads| {
+                let params = leaf[first..].iter().zip(&needs_grad[first..]);
+                for (g, (&k, &needs_grad)) in grads.iter_mut().zip(params) {
+                    *g = match k != ELSEWHERE && unflushed && needs_grad {
+                        true => 0.0 + sums[k as usize],
+                        false => 0.0,
+                    };
+                }
+            });
+        }
         if unflushed {
             for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
                 *g += grad[k as usize];
@@ -201,14 +226,21 @@ impl Tape {
         opt.step_numbers(&mut plan.data, &plan.grads, threads)?;
         // The new data into the tape's copy, leaf by leaf (a fed leaf keeps its sample).
         let (param_of, fed, new) = (&plan.param_of, &self.fed, &plan.data);
-        in_blocks(&mut self.buf.data[..leaves], threads, |first, data| {
-            let leaves = param_of[first..].iter().zip(&fed[first..]);
-            for (d, (&i, &fed)) in data.iter_mut().zip(leaves) {
-                if i != ELSEWHERE && !fed {
-                    *d = new[i as usize];
-                }
+        let fed_param = || plan.runs.iter().any(|&r| fed[slices(r).1].contains(&true));
+        if !plan.runs.is_empty() && !fed_param() {
+            for (params, leaves) in plan.runs.iter().map(|&r| slices(r)) {
+                self.buf.data[leaves].copy_from_slice(&new[params]);
             }
-        });
+        } else {
+            in_blocks(&mut self.buf.data[..leaves], threads, |first, data| {
+                let leaves = param_of[first..].iter().zip(&fed[first..]);
+                for (d, (&i, &fed)) in data.iter_mut().zip(leaves) {
+                    if i != ELSEWHERE && !fed {
+                        *d = new[i as usize];
+                    }
+                }
+            });
+        }
         self.buf.panels_stale = true;
         if !self.buf.leaves_finite {
             self.buf.leaves_finite = all_finite(&self.buf.data[..leaves]);
