@@ -13,6 +13,10 @@ use super::value::{Node, Parents, Value};
 
 impl Drop for Node {
     fn drop(&mut self) {
+        if let Parents::None = self.parents {
+            // (A leaf, or a node the loop below has emptied.)
+            return;
+        }
         let mut stack: Vec<Value> = Vec::new();
         push_parents(&mut stack, self.parents.take());
         while let Some(value) = stack.pop() {

@@ -225,9 +225,17 @@ fn add_terms<'a>(g: f64, b: &Value, terms: impl Iterator<Item = (&'a Value, &'a 
     // Python (sum, as + nodes): self.grad += out.grad
     b.add_grad(g);
     for (w, x) in terms {
-        let (wd, xd) = (w.data(), x.data());
         // Python (*): self.grad += other.data * out.grad; other.grad += self.data * out.grad
-        w.add_grad(xd * g);
+        // (`w`'s data read in the same borrow as its grad is written: one borrow fewer a
+        // term, the same numbers, also where `w` is `x`.)
+        let xd = x.data();
+        let wd = {
+            let mut w = w.0.borrow_mut();
+            if w.requires_grad {
+                w.grad += xd * g;
+            }
+            w.data
+        };
         x.add_grad(wd * g);
     }
 }
