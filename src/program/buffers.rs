@@ -81,15 +81,24 @@ impl Buffers {
         values: &[f64],
         feeds_layers: bool,
     ) {
+        let (nodes, values) = (
+            &nodes[..values.len().min(nodes.len())],
+            &values[..nodes.len().min(values.len())],
+        );
         match contiguous(nodes) {
             // (A sample's leaves are usually next to each other: one copy.)
-            Some(first) => {
-                let n = nodes.len().min(values.len());
-                self.data[first..first + n].copy_from_slice(&values[..n]);
-            }
+            Some(first) => self.data[first..first + nodes.len()].copy_from_slice(values),
+            // (Or a few stretches of them, such as an image's pixels and its one-hot
+            // label: one copy per stretch.)
             None => {
-                for (&k, &x) in nodes.iter().zip(values) {
-                    self.data[k as usize] = x;
+                let mut at = 0;
+                while let Some(&first) = nodes.get(at) {
+                    let stretch = (nodes[at..].iter().zip(first..))
+                        .take_while(|&(&k, i)| k == i)
+                        .count();
+                    let first = first as usize;
+                    self.data[first..first + stretch].copy_from_slice(&values[at..at + stretch]);
+                    at += stretch;
                 }
             }
         }
