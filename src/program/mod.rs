@@ -237,10 +237,20 @@ impl std::fmt::Debug for Program {
     }
 }
 
-/// Whether every number is finite. Written as a fold without early exit so that the
-/// compiler turns it into vector instructions.
+/// Whether every number is finite: `x * 0.0` is 0 for a finite `x` and NaN for any
+/// other, and a NaN stays in a sum. Added up in four lanes without early exit, which the
+/// compiler turns into vector instructions (fewer than for a fold of `is_finite`:
+/// callgrind, moons step 512.1k -> 502.5k instructions, MNIST sample-step 202.0k ->
+/// 198.0k).
 pub(crate) fn all_finite(xs: &[f64]) -> bool {
-    xs.iter().fold(true, |ok, x| ok & x.is_finite())
+    const LANES: usize = 4;
+    let (chunks, rest) = xs.as_chunks::<LANES>();
+    let mut lanes = [0.0; LANES];
+    for chunk in chunks {
+        lanes = std::array::from_fn(|i| lanes[i] + chunk[i] * 0.0);
+    }
+    let rest = rest.iter().fold(0.0, |sum, x| sum + x * 0.0);
+    lanes.iter().fold(rest, |sum, lane| sum + lane) == 0.0
 }
 
 // What lets one program run on many threads, checked at compile time: a program is
@@ -251,3 +261,23 @@ const _: () = {
     send_sync::<Program>();
     send::<Buffers>();
 };
+
+#[cfg(test)]
+mod tests {
+    use super::all_finite;
+
+    #[test]
+    fn all_finite_finds_a_nan_or_infinity_at_any_place() {
+        for len in 0..10 {
+            let xs: Vec<f64> = (0..len).map(|i| [1e308, -0.0, -1e308][i % 3]).collect();
+            assert!(all_finite(&xs), "{xs:?}");
+            for at in 0..len {
+                for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+                    let mut ys = xs.clone();
+                    ys[at] = bad;
+                    assert!(!all_finite(&ys), "{ys:?}");
+                }
+            }
+        }
+    }
+}
