@@ -11,10 +11,22 @@
 //! Which thread ran a unit changes no number: each unit writes only its own outputs,
 //! and the callers add them up in a fixed order.
 
+use crate::error::Error;
 #[cfg(feature = "parallel")]
 use std::sync::atomic::{AtomicUsize, Ordering};
 #[cfg(feature = "parallel")]
 use std::sync::{Mutex, PoisonError};
+
+/// `Ok` unless `threads` is 0: then the error that says `what` needs at least one
+/// thread (a batch, a step).
+pub(crate) fn check_threads(threads: usize, what: &str) -> Result<(), Error> {
+    match threads {
+        0 => Err(Error::InvalidInput(format!(
+            "threads = 0: {what} needs at least 1 thread"
+        ))),
+        _ => Ok(()),
+    }
+}
 
 /// `items.map(f)` (results in the items' order), the items shared out between the
 /// calling thread and up to `threads - 1` of rayon's (with the `parallel` feature;

@@ -398,6 +398,42 @@ fn after_flush_and_step_the_tape_runs_on_the_new_parameters_and_set_data_still_c
     assert_eq!(on_tape, graph.accumulate_batch(&fresh, &batch, 1).unwrap());
 }
 
+/// `loss = (w x + b)^2` with `b` marked `no_grad` after compiling (the tape still sums a
+/// gradient for it, which `flush_grads` does not hand over) and `w` fed by `set_inputs`
+/// (the tape runs on the fed number, the optimiser steps the `Value`): two steps, by
+/// `zero_grad; flush_grads; step` (`by_values`) or by `flush_and_step`, then the bits
+/// of the parameters and of the next batch's losses.
+fn frozen_and_fed_bits(by_values: bool) -> Vec<u64> {
+    let (w, b, x) = (Value::new(0.5), Value::new(0.25), Value::new(0.0));
+    let mut tape = Tape::compile(&(&w * &x + &b).powi(2)).unwrap();
+    let _ = b.clone().no_grad();
+    let (input, fed) = (
+        tape.inputs(std::slice::from_ref(&x)).unwrap(),
+        tape.inputs(std::slice::from_ref(&w)).unwrap(),
+    );
+    tape.set_inputs(&fed, &[2.0]).unwrap();
+    let mut opt = Sgd::new(vec![w.clone(), b.clone()], 0.1).unwrap();
+    let batch = [[1.0], [3.0]];
+    for _ in 0..2 {
+        tape.accumulate_batch(&input, &batch, 2).unwrap();
+        if by_values {
+            opt.zero_grad();
+            tape.flush_grads();
+            opt.step().unwrap();
+        } else {
+            tape.flush_and_step(&mut opt, 2).unwrap();
+        }
+    }
+    let losses = tape.accumulate_batch(&input, &batch, 2).unwrap();
+    let numbers = [w.data(), w.grad(), b.data(), b.grad()];
+    numbers.iter().chain(&losses).map(|n| n.to_bits()).collect()
+}
+
+#[test]
+fn flush_and_step_keeps_a_no_grad_parameter_and_a_fed_leaf_as_the_three_calls_do() {
+    assert_eq!(frozen_and_fed_bits(false), frozen_and_fed_bits(true));
+}
+
 #[test]
 fn a_refused_flush_and_step_leaves_the_grads_of_zero_grad_and_flush_grads() {
     let (model, mut tape, inputs) = squared_error_tape(5);

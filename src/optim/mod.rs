@@ -50,7 +50,7 @@ pub use sgd::Sgd;
 pub use state::OptimizerState;
 
 use crate::program::all_finite;
-use crate::threads::share;
+use crate::threads::{check_threads, share};
 use crate::{Error, Value};
 
 /// An optimiser: it owns handles to the parameters and moves them against their
@@ -279,12 +279,7 @@ fn check_numbers(count: usize, data: &[f64], grads: &[f64], threads: usize) -> R
             grads.len()
         )));
     }
-    if threads == 0 {
-        return Err(Error::InvalidInput(
-            "threads = 0: a step needs at least 1 thread".to_owned(),
-        ));
-    }
-    Ok(())
+    check_threads(threads, "a step")
 }
 
 impl<const K: usize> State<K> {

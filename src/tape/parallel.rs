@@ -29,7 +29,7 @@
 use super::{Inputs, Tape};
 use crate::error::{Error, Pass};
 use crate::program::{all_finite, Buffers, Program};
-use crate::threads::{share, share_with};
+use crate::threads::{check_threads, share, share_with};
 
 /// How many samples a chunk of [`Tape::accumulate_batch`] has: the unit of work of a
 /// thread, and of the fixed order in which gradients are added up (see
@@ -41,18 +41,24 @@ pub const CHUNK: usize = 8;
 /// chunks' sums wait in memory until their round is over.
 const ROUND: usize = 4;
 
-/// The passes over every leaf or parameter of a batch (adding up the chunks' sums,
-/// a step's gradients and new data) run in a few blocks per thread, of at least this many
-/// numbers: each number's arithmetic does not depend on the blocks.
+/// Adding up the chunks' sums runs in a few blocks of leaves per thread, of at least
+/// this many leaves: each leaf's additions do not depend on the blocks.
 const BLOCK: usize = 4096;
 
 /// Runs `f(first, block)` on `xs` cut into four blocks per thread (each of at least
 /// [`BLOCK`] numbers; `first` is the block's first index), on rayon's threads with the
 /// `parallel` feature (see [`share`]), one block after the other without it.
-pub(super) fn in_blocks<T: Send>(xs: &mut [T], threads: usize, f: impl Fn(usize, &mut [T]) + Sync) {
+fn in_blocks<T: Send>(xs: &mut [T], threads: usize, f: impl Fn(usize, &mut [T]) + Sync) {
     let block = xs.len().div_ceil(threads * 4).max(BLOCK);
     let blocks = xs.chunks_mut(block).enumerate().collect();
     share(blocks, threads, |(b, xs)| f(b * block, xs));
+}
+
+/// `sums += chunk`, number by number (`chunk` may be longer: its first numbers).
+fn add(sums: &mut [f64], chunk: &[f64]) {
+    for (s, c) in sums.iter_mut().zip(chunk) {
+        *s += c;
+    }
 }
 
 /// The workers of a tape's batch methods: their buffers, kept between batches. (The
@@ -188,11 +194,7 @@ impl Tape {
         threads: usize,
         backward: bool,
     ) -> Result<Vec<f64>, Error> {
-        if threads == 0 {
-            return Err(Error::InvalidInput(
-                "threads = 0: a batch needs at least 1 thread".to_owned(),
-            ));
-        }
+        check_threads(threads, "a batch")?;
         self.check_inputs(inputs)?;
         if let Some(bad) = samples.iter().find(|s| s.as_ref().len() != inputs.len()) {
             return Err(Error::InputWidth {
@@ -287,9 +289,7 @@ impl Tape {
             for chunk in units {
                 job.run(worker, chunk)?;
                 if backward {
-                    for (g, s) in grad.iter_mut().zip(&worker.buf.grad[..leaves]) {
-                        *g += s;
-                    }
+                    add(grad, &worker.buf.grad);
                 }
             }
         } else {
@@ -318,9 +318,7 @@ impl Tape {
         let sums = &self.workers.sums;
         in_blocks(grad, workers, |first, grad| {
             for chunk in sums.chunks(leaves) {
-                for (g, s) in grad.iter_mut().zip(&chunk[first..]) {
-                    *g += s;
-                }
+                add(grad, &chunk[first..]);
             }
         });
     }

@@ -9,16 +9,25 @@
 //! parameter's new data and grad ([`Tape::write_back`]); a `Training` makes that one
 //! pass at its end instead of after every step.
 
-use super::parallel::in_blocks;
+use std::ops::Range;
+
 use super::Tape;
 use crate::engine::address::AddressMap;
 use crate::engine::{count_data_write, data_writes, grad_marks, Value};
 use crate::error::Error;
 use crate::optim::Optimizer;
 use crate::program::all_finite;
+use crate::threads::check_threads;
 
 /// In [`StepPlan::leaf`]: the parameter is not a leaf of the tape.
 const ELSEWHERE: u32 = u32::MAX;
+
+/// A run `[first parameter, first leaf, length]` of [`StepPlan::runs`] as its
+/// parameters' and its leaves' ranges.
+fn slices([p, l, n]: [u32; 3]) -> (Range<usize>, Range<usize>) {
+    let [p, l, n] = [p, l, n].map(|x| x as usize);
+    (p..p + n, l..l + n)
+}
 
 /// Which leaf of the tape each of an optimiser's parameters is, kept between steps
 /// (made again when the parameters or a `no_grad` mark change), and room for the
@@ -33,12 +42,9 @@ pub(super) struct StepPlan {
     leaf: Vec<u32>,
     /// Whether each parameter needs a gradient.
     needs_grad: Vec<bool>,
-    /// Each leaf's parameter ([`ELSEWHERE`]: none; the last, if it is listed twice).
-    param_of: Vec<u32>,
-    /// If every parameter is a leaf of the tape that needs a gradient: the runs of
-    /// parameters that are consecutive leaves too, `[first parameter, first leaf,
-    /// length]` (a neuron's weights are), so that the numbers move as slices. Else
-    /// empty.
+    /// The parameters that are leaves of the tape, in runs of parameters that are
+    /// consecutive leaves too, `[first parameter, first leaf, length]` (a neuron's
+    /// weights are), so that the numbers move as slices.
     runs: Vec<[u32; 3]>,
     /// The tape's leaves that are none of the parameters and need a gradient.
     others: Vec<u32>,
@@ -75,13 +81,8 @@ impl StepPlan {
             .map(|p| leaf_index.get(&p.address()).copied().unwrap_or(ELSEWHERE))
             .collect();
         self.needs_grad = params.iter().map(Value::requires_grad).collect();
-        self.param_of = vec![ELSEWHERE; leaves.len()];
-        for (i, &k) in (0..).zip(&self.leaf).filter(|&(_, &k)| k != ELSEWHERE) {
-            self.param_of[k as usize] = i;
-        }
         self.runs.clear();
-        let plain = (self.leaf.iter().zip(&self.needs_grad)).all(|(&k, &n)| k != ELSEWHERE && n);
-        for (i, &k) in (0..).zip(&self.leaf).filter(|_| plain) {
+        for (i, &k) in (0..).zip(&self.leaf).filter(|&(_, &k)| k != ELSEWHERE) {
             match self.runs.last_mut() {
                 Some([p, l, n]) if *p + *n == i && *l + *n == k => *n += 1,
                 _ => self.runs.push([i, k, 1]),
@@ -142,7 +143,7 @@ impl Tape {
         opt: &mut (impl Optimizer + ?Sized),
         threads: usize,
     ) -> Result<(), Error> {
-        check_threads(threads)?;
+        check_threads(threads, "a step")?;
         self.load_params(opt.params())?;
         let stepped = self.step_numbers(opt, threads);
         self.write_back(opt.params());
@@ -193,29 +194,16 @@ impl Tape {
         let leaves = self.leaves.len();
         let (grad, unflushed) = (&mut self.buf.grad[..leaves], self.unflushed);
         // `zero_grad`, then `flush_grads`: 0 + the sum, for a leaf that gets one.
-        let (leaf, needs_grad, sums) = (&plan.leaf, &plan.needs_grad, &*grad);
-        let slices = |[p, l, n]: [u32; 3]| {
-            let [p, l, n] = [p, l, n].map(|x| x as usize);
-            (p..p + n, l..l + n)
-        };
-        if !plan.runs.is_empty() {
+        plan.grads.fill(0.0);
+        if unflushed {
             for (params, leaves) in plan.runs.iter().map(|&r| slices(r)) {
-                for (g, &s) in plan.grads[params].iter_mut().zip(&sums[leaves]) {
-                    *g = if unflushed { 0.0 + s } else { 0.0 };
+                let sums = grad[leaves].iter().zip(&plan.needs_grad[params.clone()]);
+                for (g, (&s, &needs_grad)) in plan.grads[params].iter_mut().zip(sums) {
+                    if needs_grad {
+                        *g = 0.0 + s;
+                    }
                 }
             }
-        } else {
-            in_blocks(&mut plan.grads, threads, |first, grads| {
-                let params = leaf[first..].iter().zip(&needs_grad[first..]);
-                for (g, (&k, &needs_grad)) in grads.iter_mut().zip(params) {
-                    *g = match k != ELSEWHERE && unflushed && needs_grad {
-                        true => 0.0 + sums[k as usize],
-                        false => 0.0,
-                    };
-                }
-            });
-        }
-        if unflushed {
             for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
                 *g += grad[k as usize];
             }
@@ -224,22 +212,17 @@ impl Tape {
         self.buf.grads_finite = true;
         self.unflushed = false;
         opt.step_numbers(&mut plan.data, &plan.grads, threads)?;
-        // The new data into the tape's copy, leaf by leaf (a fed leaf keeps its sample).
-        let (param_of, fed, new) = (&plan.param_of, &self.fed, &plan.data);
-        let fed_param = || plan.runs.iter().any(|&r| fed[slices(r).1].contains(&true));
-        if !plan.runs.is_empty() && !fed_param() {
-            for (params, leaves) in plan.runs.iter().map(|&r| slices(r)) {
-                self.buf.data[leaves].copy_from_slice(&new[params]);
-            }
-        } else {
-            in_blocks(&mut self.buf.data[..leaves], threads, |first, data| {
-                let leaves = param_of[first..].iter().zip(&fed[first..]);
-                for (d, (&i, &fed)) in data.iter_mut().zip(leaves) {
-                    if i != ELSEWHERE && !fed {
-                        *d = new[i as usize];
-                    }
+        // The new data into the tape's copy (a fed leaf keeps its sample; a leaf listed
+        // twice gets the later parameter's).
+        for (params, leaves) in plan.runs.iter().map(|&r| slices(r)) {
+            let data = self.buf.data[leaves.clone()]
+                .iter_mut()
+                .zip(&self.fed[leaves]);
+            for ((d, &fed), &new) in data.zip(&plan.data[params]) {
+                if !fed {
+                    *d = new;
                 }
-            });
+            }
         }
         self.buf.panels_stale = true;
         if !self.buf.leaves_finite {
@@ -261,15 +244,5 @@ impl Tape {
         count_data_write();
         // The tape holds the same numbers as the `Value`s: nothing to read back.
         self.leaves_read_at = data_writes();
-    }
-}
-
-/// `Ok` unless `threads` is 0.
-pub(super) fn check_threads(threads: usize) -> Result<(), Error> {
-    match threads {
-        0 => Err(Error::InvalidInput(
-            "threads = 0: a step needs at least 1 thread".to_owned(),
-        )),
-        _ => Ok(()),
     }
 }

@@ -10,12 +10,12 @@
 
 use std::cell::RefCell;
 
-use super::step::check_threads;
 use super::{Inputs, Tape};
 use crate::engine::address::AddressSet;
 use crate::engine::{data_writes, grad_marks, Value};
 use crate::error::Error;
 use crate::optim::Optimizer;
+use crate::threads::check_threads;
 
 thread_local! {
     /// The parameters whose `Value`s a live `Training` on this thread has not written
@@ -87,7 +87,7 @@ impl Tape {
         opt: &'a mut O,
         threads: usize,
     ) -> Result<Training<'a, O>, Error> {
-        check_threads(threads)?;
+        check_threads(threads, "a step")?;
         self.load_params(opt.params())?;
         Ok(Training {
             tape: self,
