@@ -156,6 +156,49 @@ fn the_error_of_a_batch_is_that_of_its_lowest_failing_sample_on_any_threads() {
     assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
 }
 
+/// An MLP(1, [2, 1]) with hidden weights 1e-20, biases 0 and output weights `w2`, its
+/// output on one input compiled, and that input (it needs no gradient). A hidden
+/// weight's gradient per sample is `x * w2`.
+fn tiny_weights_tape(w2: f64) -> (Tape, Inputs) {
+    let model = MLP::new(1, &[2, 1], &mut StdRng::seed_from_u64(1));
+    model
+        .set_params(&[1e-20, 0.0, 1e-20, 0.0, w2, w2, 0.0])
+        .unwrap();
+    let x = Value::new(0.0).no_grad();
+    let tape = Tape::compile(&model.forward(std::slice::from_ref(&x)).unwrap()[0]).unwrap();
+    let inputs = tape.inputs(&[x]).unwrap();
+    (tape, inputs)
+}
+
+// for x in chunk: model([x]).backward()   (the error of the first sample whose grads overflow)
+#[test]
+fn a_weight_gradient_that_overflows_in_a_batch_is_the_error_accumulate_gives() {
+    // A batch adds a layer's weight gradients once per chunk (see `docs/tape.md`),
+    // so it learns of an overflow there late: it must still report it as `accumulate`
+    // does, sample by sample. With w2 = 1e10, sample 11's own gradient is 1e310 (inf);
+    // with w2 = 1e8, each sample's is 1e308 and their sum overflows at sample 12.
+    let mut data = vec![[1.0]; 16];
+    data[11..].fill([1e300]);
+    for w2 in [1e10, 1e8] {
+        let (mut tape, inputs) = tiny_weights_tape(w2);
+        let mut expected = None;
+        for chunk in data.chunks(CHUNK) {
+            for sample in chunk {
+                tape.set_inputs(&inputs, sample).unwrap();
+                expected = expected.or(tape.accumulate().err());
+            }
+            tape.flush_grads();
+        }
+        let expected = format!("{:?}", expected.unwrap());
+        for threads in [1, 2] {
+            let (mut tape, inputs) = tiny_weights_tape(w2);
+            let err = tape.accumulate_batch(&inputs, &data, threads).unwrap_err();
+            assert_eq!(format!("{err:?}"), expected, "{threads} threads");
+            assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
+        }
+    }
+}
+
 #[test]
 fn zero_threads_or_a_sample_of_the_wrong_width_is_an_error() {
     let (_, mut tape, inputs) = squared_error_tape(1);
