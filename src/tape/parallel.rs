@@ -416,7 +416,7 @@ impl Job<'_> {
             // must have failed. Never add the deferred sums twice.
             return Err(disagreement("backward"));
         }
-        hand_on(&mut sums, &buf.grad, &[0..leaves]);
+        hand_on(&mut sums, &buf.grad, std::slice::from_ref(&(0..leaves)));
         Ok(())
     }
 
