@@ -347,6 +347,32 @@ fn a_state_that_does_not_fit_is_refused_and_changes_nothing() {
     assert_eq!(sgd.state(), before);
 }
 
+#[test]
+fn step_numbers_on_many_parameters_steps_them_all_or_refuses_the_lowest_index() {
+    // 4,000 parameters on one thread: blocks of 1,000, each computed a few hundred at a
+    // time, then looked at for a number that is not finite.
+    let data: Vec<f64> = (0..4000).map(|i| (i % 7) as f64 - 3.0).collect();
+    let mut grads: Vec<f64> = (0..4000).map(|i| (i % 5) as f64 * 0.5).collect();
+    let params: Vec<Value> = data.iter().map(|&d| Value::new(d)).collect();
+    let mut by_values = Adam::new(params.clone(), 0.01).unwrap();
+    let mut adam = Adam::new(params.clone(), 0.01).unwrap();
+    let mut numbers = data.clone();
+    set_grads(&params, &grads);
+    by_values.step().unwrap();
+    adam.step_numbers(&mut numbers, &grads, 1).unwrap();
+    let stepped: Vec<f64> = params.iter().map(Value::data).collect();
+    assert_eq!(numbers, stepped);
+    grads[2900] = f64::NAN;
+    grads[2600] = f64::INFINITY; // the same block, a later part of it than its first
+    let before = (numbers.clone(), adam.state());
+    let err = adam.step_numbers(&mut numbers, &grads, 1).unwrap_err();
+    assert!(
+        matches!(err, Error::NonFiniteUpdate { index: 2600, .. }),
+        "{err}"
+    );
+    assert_eq!((numbers, adam.state()), before);
+}
+
 /// Three sets of an SGD, an Adam and an AdamW.
 type Optimizers = Vec<Vec<Box<dyn Optimizer>>>;
 

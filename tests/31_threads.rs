@@ -284,6 +284,27 @@ fn a_weight_gradient_that_overflows_in_a_batch_is_the_error_accumulate_gives() {
     }
 }
 
+// x.data = 2; y.data = 3; then each batch's samples fill x, or y, and the other keeps
+// its data (the workers' buffers, kept from batch to batch, must not keep a sample's)
+#[test]
+fn a_leaf_the_last_batch_filled_holds_its_data_again_in_the_next() {
+    for threads in [1, 2, 16] {
+        let (x, y) = (Value::new(2.0), Value::new(3.0));
+        let xy = &x * &y;
+        let mut tape = Tape::compile_with_outputs(&xy, std::slice::from_ref(&xy)).unwrap();
+        let fill_x = tape.inputs(std::slice::from_ref(&x)).unwrap();
+        let fill_y = tape.inputs(std::slice::from_ref(&y)).unwrap();
+        let data = vec![[5.0]; 3 * CHUNK];
+        let xy = |tape: &mut Tape, fill| tape.evaluate_batch(fill, &data, threads).unwrap()[0][0];
+        assert_eq!(xy(&mut tape, &fill_x), 5.0 * 3.0);
+        assert_eq!(xy(&mut tape, &fill_y), 2.0 * 5.0); // x is 2 again
+        y.set_data(4.0); // a Value written between batches counts
+        assert_eq!(xy(&mut tape, &fill_x), 5.0 * 4.0);
+        tape.set_inputs(&fill_y, &[10.0]).unwrap(); // and a leaf fed to the tape
+        assert_eq!(xy(&mut tape, &fill_x), 5.0 * 10.0);
+    }
+}
+
 #[test]
 fn zero_threads_or_a_sample_of_the_wrong_width_is_an_error() {
     let (_, mut tape, inputs) = squared_error_tape(1);
@@ -389,6 +410,7 @@ fn trained_bits(threads: Option<usize>, elsewhere: bool) -> Vec<(u64, u64)> {
             }
             Some(n) => tape.flush_and_step(&mut opt, n).unwrap(),
         }
+        assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
     }
     let bits = |p: &Value| (p.data().to_bits(), p.grad().to_bits());
     params.iter().chain(tape.leaves()).map(bits).collect()
@@ -405,6 +427,8 @@ fn training_bits(threads: usize, elsewhere: bool) -> Vec<(u64, u64)> {
         training.step(&inputs, batch).unwrap();
     }
     training.finish();
+    // The sums were handed over, as by flush_grads.
+    assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
     let bits = |p: &Value| (p.data().to_bits(), p.grad().to_bits());
     params.iter().chain(tape.leaves()).map(bits).collect()
 }

@@ -185,8 +185,9 @@ struct State<const K: usize> {
     current: Vec<[f64; K]>,
     /// The new state of each parameter; swapped with `current` if the step succeeds.
     next: Vec<[f64; K]>,
-    /// Each parameter's data before the step (to undo a refused step) if `distinct`,
-    /// else its new data (written once every parameter is computed).
+    /// Each parameter's data before the step (to undo a refused step) if `distinct` or
+    /// in `update_numbers`, else its new data (written once every parameter is
+    /// computed).
     data: Vec<f64>,
     /// No node appears twice among the parameters, so each can be written as soon as it
     /// is computed. (A node listed twice must be computed both times from its old data.)
@@ -282,12 +283,17 @@ fn check_numbers(count: usize, data: &[f64], grads: &[f64], threads: usize) -> R
     check_threads(threads, "a step")
 }
 
+/// How many parameters [`State::update_numbers`] computes before it looks for a number
+/// that is not finite: few enough that they are still in the closest cache.
+const SPAN: usize = 256;
+
 impl<const K: usize> State<K> {
     /// [`update`](State::update) on plain numbers (see [`Optimizer::step_numbers`]):
-    /// parameter i has data `data[i]` and gradient `grads[i]`. The new data and states
-    /// go into the buffers first, block by block (`threads` blocks, on rayon's threads
-    /// with the `parallel` feature), and replace `data` and the states only if every
-    /// number is finite.
+    /// parameter i has data `data[i]` and gradient `grads[i]`. Block by block
+    /// (`threads` blocks, on rayon's threads with the `parallel` feature), each
+    /// parameter's new data replace its old in `data` (kept in `self.data`, to undo a
+    /// refused step) and its new state goes into `next`; the states are swapped in if
+    /// every number is finite, else `data` gets its old numbers back.
     fn update_numbers(
         &mut self,
         params: &[Value],
@@ -298,60 +304,58 @@ impl<const K: usize> State<K> {
         check_numbers(params.len(), data, grads, threads)?;
         // A few blocks per thread, so that a thread that is held up takes fewer.
         let block = data.len().div_ceil(threads * 4).max(1);
-        // One block: its parameters in order, stopping at the first refused one.
-        let run = |(b, ((((old, g), s), new_s), new_p)): (usize, Block<'_, K>)| {
-            // Every parameter first, in a loop without branches (which the compiler
-            // can vectorise), then one look for a number that is not finite.
-            let numbers = old.iter().zip(g).zip(s).zip(&mut *new_s).zip(&mut *new_p);
-            for ((((&p, &g), &s), new_s), new_p) in numbers {
-                (*new_p, *new_s) = rule(p, g, s);
+        // One block: every parameter, span by span, and the first refused one.
+        let run = |(b, ((((p, g), s), new_s), old)): (usize, Block<'_, K>)| {
+            let spans = (p.chunks_mut(SPAN).zip(g.chunks(SPAN)))
+                .zip(s.chunks(SPAN).zip(new_s.chunks_mut(SPAN)))
+                .zip(old.chunks_mut(SPAN));
+            let mut refused = None;
+            for (at, (((p, g), (s, new_s)), old)) in (0..).step_by(SPAN).zip(spans) {
+                // Every parameter first, in a loop without branches (which the
+                // compiler can vectorise), then one look for a number that is not
+                // finite, while they are still in the cache.
+                let numbers = p.iter_mut().zip(g).zip(s).zip(&mut *new_s).zip(&mut *old);
+                for ((((p, &g), &s), new_s), old) in numbers {
+                    *old = *p;
+                    (*p, *new_s) = rule(*p, g, s);
+                }
+                let finite = all_finite(g) && all_finite(p) && all_finite(new_s.as_flattened());
+                if finite || refused.is_some() {
+                    continue;
+                }
+                // The first refused parameter, as one `checked` after the other finds it.
+                let numbers = old.iter().zip(g).zip(s).enumerate();
+                refused = numbers
+                    .map(|(i, ((&p, &g), &s))| (b * block + at + i, checked(&rule, p, g, s)))
+                    .find_map(|(i, checked)| checked.err().map(|e| (i, e)));
             }
-            if all_finite(g) && all_finite(new_p) && all_finite(new_s.as_flattened()) {
-                return Ok(());
-            }
-            // The first refused parameter, as one `checked` after the other finds it.
-            let numbers = old.iter().zip(g).zip(s).enumerate();
-            for (i, ((&p, &g), &s)) in numbers {
-                checked(&rule, p, g, s).map_err(|e| (b * block + i, e))?;
-            }
-            Ok(())
+            refused
         };
-        let old = &*data;
         // Each parameter's update is independent of the others': the blocks may run
         // on any thread, and the first refusal in block order is the lowest index.
-        let blocks = (old.chunks(block).zip(grads.chunks(block)))
+        let blocks = (data.chunks_mut(block).zip(grads.chunks(block)))
             .zip(self.current.chunks(block))
             .zip(self.next.chunks_mut(block))
             .zip(self.data.chunks_mut(block))
             .enumerate()
             .collect();
-        let refused = share(blocks, threads, run)
-            .into_iter()
-            .find_map(Result::err);
-        self.commit(params, data, refused)
-    }
-
-    /// The end of [`update_numbers`](State::update_numbers): the new data into `data`
-    /// and the new states in, unless a parameter was `refused`.
-    fn commit(
-        &mut self,
-        params: &[Value],
-        data: &mut [f64],
-        refused: Option<(usize, (&'static str, f64))>,
-    ) -> Result<(), Error> {
+        let refused = share(blocks, threads, run).into_iter().flatten().next();
         if let Some((index, refused)) = refused {
+            data.copy_from_slice(&self.data);
             return Err(not_finite(params, index, refused));
         }
-        data.copy_from_slice(&self.data);
         std::mem::swap(&mut self.current, &mut self.next);
         Ok(())
     }
 }
 
-/// A block of parameters in [`State::update_numbers`]: their data, gradients and
-/// states, and room for their new states and data.
+/// A block of parameters in [`State::update_numbers`]: their data (replaced by the
+/// new), gradients and states, and room for their new states and old data.
 type Block<'a, const K: usize> = (
-    (((&'a [f64], &'a [f64]), &'a [[f64; K]]), &'a mut [[f64; K]]),
+    (
+        ((&'a mut [f64], &'a [f64]), &'a [[f64; K]]),
+        &'a mut [[f64; K]],
+    ),
     &'a mut [f64],
 );
 

@@ -121,6 +121,7 @@ impl Tape {
         }
         self.buf.leaves_finite = all_finite(&self.buf.data[..self.leaves.len()]);
         self.buf.panels_stale = true;
+        self.workers.invalidate();
     }
 
     /// Names the leaves that [`set_inputs`](Tape::set_inputs) fills, in the order of a
@@ -188,6 +189,7 @@ impl Tape {
         }
         let leaves = self.leaves.len();
         (self.buf).set_leaves(leaves, &inputs.nodes, sample, inputs.feed_layers);
+        self.workers.invalidate();
         Ok(())
     }
 

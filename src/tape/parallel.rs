@@ -73,13 +73,62 @@ pub(super) struct Workers {
     sums: Vec<f64>,
 }
 
-/// What a thread runs its chunks with: buffers, and whether they hold the batch's leaf
-/// data yet (copied in by the first chunk it runs in a batch).
+/// What a thread runs its chunks with: buffers, and whether they hold the tape's leaf
+/// data.
 struct Worker {
     buf: Buffers,
+    /// Whether `buf` holds the tape's leaf data, but for the leaves its last samples
+    /// filled (`filled`). Copied in by the first chunk it runs after the tape's leaves
+    /// changed ([`Workers::invalidate`]); a step writes its new data into ready workers
+    /// as into the tape (see `step.rs`), so that they stay ready from batch to batch.
     ready: bool,
+    /// The leaves its samples filled last.
+    filled: Vec<u32>,
     /// What its backward passes record of the deferred layers (see `Job::run`).
     lanes: Lanes,
+}
+
+impl Worker {
+    /// Makes `buf`'s leaves the tape's `leaf_data`, before samples that fill `nodes`
+    /// (left as they are if the last samples filled the same leaves: each sample
+    /// writes them before it runs).
+    fn sync(&mut self, leaf_data: &[f64], nodes: &[u32]) {
+        let buf = &mut self.buf;
+        if !self.ready {
+            buf.data[..leaf_data.len()].copy_from_slice(leaf_data);
+            buf.leaves_finite = all_finite(leaf_data);
+            buf.panels_stale = true;
+            self.ready = true;
+        } else if self.filled != nodes {
+            for &k in &self.filled {
+                buf.data[k as usize] = leaf_data[k as usize];
+            }
+            buf.leaves_finite = all_finite(&buf.data[..leaf_data.len()]);
+            buf.panels_stale = true;
+        } else {
+            return;
+        }
+        self.filled.clear();
+        self.filled.extend(nodes);
+    }
+}
+
+impl Workers {
+    /// Marks every worker's leaf data out of date: call it whenever the tape's leaf
+    /// data change other than by a step.
+    pub(super) fn invalidate(&mut self) {
+        for worker in &mut self.workers {
+            worker.ready = false;
+        }
+    }
+
+    /// The buffers of the workers that hold the tape's leaf data (see
+    /// [`Worker::ready`]), for a step to write its new data into.
+    pub(super) fn ready(&mut self) -> impl Iterator<Item = &mut Buffers> {
+        (self.workers.iter_mut())
+            .filter(|w| w.ready)
+            .map(|w| &mut w.buf)
+    }
 }
 
 /// One chunk of a round: the unit of work a thread claims.
@@ -232,10 +281,6 @@ impl Tape {
             self.alone_elsewhere = false;
         }
         let per_round = round * CHUNK;
-        // The workers copy the leaves' data again: they may have changed since.
-        for worker in &mut self.workers.workers {
-            worker.ready = false;
-        }
         for (r, samples) in samples.chunks(per_round).enumerate() {
             let start = r * per_round * width;
             let results = &mut results[start..start + samples.len() * width];
@@ -274,6 +319,7 @@ impl Tape {
             w.workers.push(Worker {
                 buf,
                 ready: false,
+                filled: Vec::new(),
                 lanes,
             });
         }
@@ -383,13 +429,8 @@ impl Job<'_> {
             results,
             mut sums,
         } = chunk;
+        worker.sync(self.leaf_data, &self.inputs.nodes);
         let (leaves, buf) = (self.leaf_data.len(), &mut worker.buf);
-        if !worker.ready {
-            buf.data[..leaves].copy_from_slice(self.leaf_data);
-            buf.leaves_finite = all_finite(self.leaf_data);
-            buf.panels_stale = true;
-            worker.ready = true;
-        }
         let lanes = &mut worker.lanes;
         let mut added = false;
         if self.backward && lanes.any() {

@@ -16,7 +16,7 @@ use crate::engine::address::AddressMap;
 use crate::engine::{count_data_write, data_writes, grad_marks, Value};
 use crate::error::Error;
 use crate::optim::Optimizer;
-use crate::program::all_finite;
+use crate::program::{all_finite, Buffers};
 use crate::threads::check_threads;
 
 /// In [`StepPlan::leaf`]: the parameter is not a leaf of the tape.
@@ -42,6 +42,8 @@ pub(super) struct StepPlan {
     leaf: Vec<u32>,
     /// Whether each parameter needs a gradient.
     needs_grad: Vec<bool>,
+    /// Whether every one does.
+    all_need_grad: bool,
     /// The parameters that are leaves of the tape, in runs of parameters that are
     /// consecutive leaves too, `[first parameter, first leaf, length]` (a neuron's
     /// weights are), so that the numbers move as slices.
@@ -81,6 +83,7 @@ impl StepPlan {
             .map(|p| leaf_index.get(&p.address()).copied().unwrap_or(ELSEWHERE))
             .collect();
         self.needs_grad = params.iter().map(Value::requires_grad).collect();
+        self.all_need_grad = !self.needs_grad.contains(&false);
         self.runs.clear();
         for (i, &k) in (0..).zip(&self.leaf).filter(|&(_, &k)| k != ELSEWHERE) {
             match self.runs.last_mut() {
@@ -100,6 +103,54 @@ impl StepPlan {
         self.data = vec![0.0; params.len()];
         self.grads = vec![0.0; params.len()];
         self.other_grads = vec![0.0; self.others.len()];
+    }
+}
+
+impl StepPlan {
+    /// Each parameter's gradient from the tape's sums `sums` (the leaves' entries of its
+    /// grads), as `zero_grad` then `flush_grads` leave it: `0 + sum` for a leaf of the
+    /// tape that needs a gradient, else 0; the other leaves' sums added into
+    /// `other_grads`.
+    fn take_grads(&mut self, sums: &[f64]) {
+        for (params, leaves) in self.runs.iter().map(|&r| slices(r)) {
+            let (grads, sums) = (&mut self.grads[params.clone()], &sums[leaves]);
+            if self.all_need_grad {
+                for (g, &s) in grads.iter_mut().zip(sums) {
+                    *g = 0.0 + s;
+                }
+            } else {
+                let sums = sums.iter().zip(&self.needs_grad[params]);
+                for (g, (&s, &needs_grad)) in grads.iter_mut().zip(sums) {
+                    *g = if needs_grad { 0.0 + s } else { 0.0 };
+                }
+            }
+        }
+        for (g, &k) in self.other_grads.iter_mut().zip(&self.others) {
+            *g += sums[k as usize];
+        }
+    }
+
+    /// The parameters' data into the leaves of `buf` (the tape's buffers or a worker's)
+    /// that are parameters and not `fed` (a fed leaf keeps its sample; a leaf listed
+    /// twice gets the later parameter's).
+    fn put_data(&self, buf: &mut Buffers, fed: &[bool]) {
+        for (params, leaves) in self.runs.iter().map(|&r| slices(r)) {
+            let (data, new) = (&mut buf.data[leaves.clone()], &self.data[params]);
+            let fed = &fed[leaves];
+            if !fed.contains(&true) {
+                data.copy_from_slice(new);
+                continue;
+            }
+            for ((d, &fed), &new) in data.iter_mut().zip(fed).zip(new) {
+                if !fed {
+                    *d = new;
+                }
+            }
+        }
+        buf.panels_stale = true;
+        if !buf.leaves_finite {
+            buf.leaves_finite = all_finite(&buf.data[..fed.len()]);
+        }
     }
 }
 
@@ -177,9 +228,12 @@ impl Tape {
     }
 
     /// One step on the numbers [`load_params`](Tape::load_params) read (or the last
-    /// step left): `zero_grad` and `flush_grads` on them (the sums are reset), then
-    /// [`Optimizer::step_numbers`], whose new data the tape takes too. No `Value` is
-    /// touched.
+    /// step left): `zero_grad` and `flush_grads` on them, then
+    /// [`Optimizer::step_numbers`], whose new data the tape takes too, and the workers
+    /// that hold the tape's leaf data (so that the next batch need not copy it). No
+    /// `Value` is touched. The sums stay until the next batch starts again from 0, or
+    /// [`write_back`](Tape::write_back) resets them (a `Training` borrows the tape, so
+    /// nothing reads them in between).
     ///
     /// # Errors
     ///
@@ -192,41 +246,20 @@ impl Tape {
     ) -> Result<(), Error> {
         let plan = &mut self.plan;
         let leaves = self.leaves.len();
-        let (grad, unflushed) = (&mut self.buf.grad[..leaves], self.unflushed);
-        // `zero_grad`, then `flush_grads`: 0 + the sum, for a leaf that gets one.
-        plan.grads.fill(0.0);
-        if unflushed {
-            for (params, leaves) in plan.runs.iter().map(|&r| slices(r)) {
-                let sums = grad[leaves].iter().zip(&plan.needs_grad[params.clone()]);
-                for (g, (&s, &needs_grad)) in plan.grads[params].iter_mut().zip(sums) {
-                    if needs_grad {
-                        *g = 0.0 + s;
-                    }
-                }
-            }
-            for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
-                *g += grad[k as usize];
-            }
+        // `zero_grad`, then `flush_grads`: 0 + the sum, for a leaf that gets one. (The
+        // sums are set to 0 by `write_back`, or by the next batch.)
+        if self.unflushed {
+            plan.take_grads(&self.buf.grad[..leaves]);
+        } else {
+            plan.grads.fill(0.0);
         }
-        grad.fill(0.0);
         self.buf.grads_finite = true;
         self.unflushed = false;
         opt.step_numbers(&mut plan.data, &plan.grads, threads)?;
-        // The new data into the tape's copy (a fed leaf keeps its sample; a leaf listed
-        // twice gets the later parameter's).
-        for (params, leaves) in plan.runs.iter().map(|&r| slices(r)) {
-            let data = self.buf.data[leaves.clone()]
-                .iter_mut()
-                .zip(&self.fed[leaves]);
-            for ((d, &fed), &new) in data.zip(&plan.data[params]) {
-                if !fed {
-                    *d = new;
-                }
-            }
-        }
-        self.buf.panels_stale = true;
-        if !self.buf.leaves_finite {
-            self.buf.leaves_finite = all_finite(&self.buf.data[..leaves]);
+        // The new data into the tape's copy, and into the workers' that hold it.
+        let fed = &self.fed[..leaves];
+        for buf in std::iter::once(&mut self.buf).chain(self.workers.ready()) {
+            plan.put_data(buf, fed);
         }
         Ok(())
     }
@@ -241,6 +274,8 @@ impl Tape {
         for (&g, &k) in plan.other_grads.iter().zip(&plan.others) {
             self.leaves[k as usize].set_grad(g);
         }
+        // The sums were handed over: reset them, as `flush_grads` does.
+        self.buf.grad[..self.leaves.len()].fill(0.0);
         count_data_write();
         // The tape holds the same numbers as the `Value`s: nothing to read back.
         self.leaves_read_at = data_writes();
