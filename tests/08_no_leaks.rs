@@ -8,6 +8,8 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
+use micrograd::nn::{Activation, MLP};
+use micrograd::random::PythonRandom;
 use micrograd::Value;
 
 /// The system allocator, counting the bytes live on each thread.
@@ -40,7 +42,8 @@ fn live_bytes() -> isize {
     LIVE.with(Cell::get)
 }
 
-/// Every expression shape the engine has: each op, reuse, labels, sums, a deep chain.
+/// Every expression shape the engine has: each op, reuse, labels, sums, neurons (a
+/// layer's sharing its inputs), a deep chain.
 fn build_and_run() {
     let a = Value::new(-4.0).with_label("a");
     let b = Value::new(2.0);
@@ -49,6 +52,16 @@ fn build_and_run() {
     let d = (&c / &b).tanh() + c.sigmoid() * a.exp() + b.ln() - b.sqrt();
     let e = d.powf(2.0) + a.pow(&b) + a.abs().leaky_relu(0.1) + (-&a).relu();
     let f: Value = [&e, &e, &d].into_iter().sum::<Value>().with_label("f");
+    // Neurons, freed as they are built (the views below expand the nodes they draw).
+    let n = Value::neuron(
+        &a,
+        &[b.clone(), e.clone()],
+        &[d.clone(), c],
+        Activation::Tanh,
+    );
+    let model = MLP::new(2, &[3, 1], &mut PythonRandom::seed(1));
+    let m = model.forward_f64(&[1.0, -2.0]).expect("2 inputs").remove(0);
+    (n.expect("2 weights") * &m).backward();
     let mut chain = f.clone();
     for _ in 0..10_000 {
         chain = &chain * 1.0;

@@ -194,7 +194,7 @@ fn run_tree(stack: &mut Vec<Value>) -> Option<(Value, usize)> {
     while let Some(value) = stack.pop() {
         let node = value.node();
         run_rule(&node);
-        let shared = match &node.parents {
+        let shared = match &*node.parents {
             // (A list of parents shared with other nodes, a layer's inputs, gives each
             // of its values one consumer per node holding it: those are counted.)
             Parents::Neuron(..) => {
@@ -248,7 +248,7 @@ impl<'a> Rest<'a> {
     /// All of `node`'s parents the sweeps visit: a neuron whose parameters are all
     /// leaves has only its inputs list (not in `check`'s sweeps, which visit everything).
     fn all(node: &'a Node, check: bool) -> Rest<'a> {
-        match &node.parents {
+        match &*node.parents {
             Parents::Neuron(params, inputs) if params.leaves && !check => Rest::List(inputs),
             parents => Rest::Edges(parents, 0, check),
         }
@@ -258,7 +258,7 @@ impl<'a> Rest<'a> {
     /// [`run_tree`] stopped: the inputs list if it is shared (the values before `i`
     /// are leaves then, which no one waits for), else the values one by one.
     fn after(node: &'a Node, i: usize) -> Rest<'a> {
-        match &node.parents {
+        match &*node.parents {
             Parents::Neuron(params, inputs) if params.leaves && Rc::strong_count(inputs) > 1 => {
                 Rest::List(inputs)
             }

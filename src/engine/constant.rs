@@ -44,7 +44,7 @@ impl Value {
         };
         let leaf = Value::hidden_constant(c);
         leaf.0.borrow_mut().grad = grad;
-        node.parents = match side {
+        *node.parents = match side {
             Side::Left => Parents::Two([leaf, x]),
             Side::Right => Parents::Two([x, leaf]),
         };
@@ -74,7 +74,7 @@ impl Side {
 
 /// `(d out / d x, d out / d c)` of the [`Parents::Constant`] node `out`.
 fn local_grads(out: &Node) -> (f64, f64) {
-    let Parents::Constant([x], c, side) = &out.parents else {
+    let Parents::Constant([x], c, side) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
     let (a, b) = side.operands(x.data(), *c);
@@ -85,7 +85,7 @@ fn local_grads(out: &Node) -> (f64, f64) {
 /// `Value` parent, `x.grad += d out / d x * out.grad` (the line for the constant, which
 /// no one reads, is [`constant_grad`], worked out when the constant is shown).
 fn constant_rule(out: &Node) {
-    let Parents::Constant([x], _, _) = &out.parents else {
+    let Parents::Constant([x], _, _) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
     let (dx, _) = local_grads(out);

@@ -134,7 +134,7 @@ impl Value {
         Value::from_node(Node {
             data,
             grad: 0.0,
-            parents,
+            parents: std::mem::ManuallyDrop::new(parents),
             op: Op::Custom,
             pending: 0,
             hidden: false,

@@ -178,7 +178,7 @@ impl Value {
     /// for any other node): the list every view and the tape's compiler read.
     pub(crate) fn expand_neuron(&self) {
         let mut node = self.0.borrow_mut();
-        let Parents::Neuron(params, inputs) = &node.parents else {
+        let Parents::Neuron(params, inputs) = &*node.parents else {
             return;
         };
         let mut list = Vec::with_capacity(1 + 2 * inputs.values.len());
@@ -187,7 +187,7 @@ impl Value {
             list.push(w.clone());
             list.push(x.clone());
         }
-        node.parents = Parents::Many(list.into_boxed_slice());
+        *node.parents = Parents::Many(list.into_boxed_slice());
     }
 }
 
@@ -203,7 +203,7 @@ fn rule(out: &Node) {
         Some(op) => 0.0 + op.local_grads(0.0, 0.0, out.data, NO_CONSTS).0 * out.grad,
         None => out.grad,
     };
-    match &out.parents {
+    match &*out.parents {
         Parents::Neuron(params, inputs) => {
             add_terms(
                 g,

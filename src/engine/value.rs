@@ -6,6 +6,7 @@
 
 use std::cell::{Cell, Ref, RefCell};
 use std::fmt;
+use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
 use super::custom::Custom;
@@ -210,8 +211,9 @@ pub(crate) struct Node {
     pub(crate) data: f64,
     /// d root / d self, filled in by [`Value::backward`] (Python's `self.grad`).
     pub(crate) grad: f64,
-    /// The values this one was computed from (Python's `self._prev`).
-    pub(crate) parents: Parents,
+    /// The values this one was computed from (Python's `self._prev`). Dropped by hand,
+    /// without recursion, by `Drop for Node` (`drop.rs`).
+    pub(crate) parents: ManuallyDrop<Parents>,
     /// The operation that produced this node (Python's `self._op`).
     pub(crate) op: Op,
     /// How many consumers of this node still have to run their backward rule; zero
@@ -320,7 +322,7 @@ impl Value {
         Value::from_node(Node {
             data,
             grad: 0.0,
-            parents: Parents::None,
+            parents: ManuallyDrop::new(Parents::None),
             op: Op::Leaf,
             pending: 0,
             hidden,
@@ -356,7 +358,7 @@ impl Value {
         Value::from_node(Node {
             data,
             grad: 0.0,
-            parents,
+            parents: ManuallyDrop::new(parents),
             op,
             pending: 0,
             hidden: false,
@@ -374,7 +376,7 @@ impl Value {
     /// compact forms as they are.
     pub(crate) fn expand(&self) {
         let compact = matches!(
-            self.0.borrow().parents,
+            *self.0.borrow().parents,
             Parents::Constant(..) | Parents::Neuron(..)
         );
         if compact {
