@@ -1,6 +1,7 @@
 //! One optimiser step over the 25,450 parameters of `MLP(784, [32, 10])` (the MNIST
 //! model), against micrograd's unchecked loop `p.data -= lr * p.grad`: what the
-//! all-or-nothing checks of [`Optimizer::step`] cost on top of touching every `Value`.
+//! all-or-nothing checks of [`Optimizer::step`] cost on top of touching every `Value`;
+//! and `step_numbers`, the same update on plain numbers (a tape's step).
 //!
 //! The gradients are set once (every g = 0.001) and never zeroed, so each step moves
 //! every parameter by the same small amount and nothing diverges while criterion repeats.
@@ -45,6 +46,19 @@ fn bench(c: &mut Criterion) {
     let mut adam = Adam::new(params.clone(), 1e-6).expect("lr > 0");
     group.bench_function("Adam::step", |b| {
         b.iter(|| black_box(adam.step()).expect("finite"))
+    });
+    // On plain numbers, as a tape's step runs it (one thread): the arithmetic, without
+    // the Values. (Criterion repeats the step thousands of times: past the first ~350,
+    // Adam's m / (1 - β₁ᵗ) is m / 1, which it skips.)
+    let (mut data, grads): (Vec<f64>, Vec<f64>) =
+        params.iter().map(|p| (p.data(), p.grad())).unzip();
+    let mut sgd = Sgd::new(params.clone(), 1e-6).expect("lr > 0");
+    group.bench_function("Sgd::step_numbers, 1 thread", |b| {
+        b.iter(|| black_box(sgd.step_numbers(&mut data, &grads, 1)).expect("finite"))
+    });
+    let mut adam = Adam::new(params.clone(), 1e-6).expect("lr > 0");
+    group.bench_function("Adam::step_numbers, 1 thread", |b| {
+        b.iter(|| black_box(adam.step_numbers(&mut data, &grads, 1)).expect("finite"))
     });
     group.finish();
 }

@@ -131,6 +131,34 @@ fn adams_second_step_uses_bias_corrected_moments() {
 }
 
 #[test]
+fn adam_takes_the_documented_steps_bit_for_bit_after_its_bias_correction_of_m_is_1() {
+    // After about 350 steps 1 - 0.9**t is exactly 1 (Adam then skips m / 1): 400 steps,
+    // by step and by step_numbers, against the rule written out.
+    let w = Value::new(1.0);
+    let mut by_values = Adam::new(vec![w.clone()], 0.01).unwrap();
+    let mut adam = Adam::new(vec![Value::new(1.0)], 0.01).unwrap();
+    let (b1, b2, eps, lr) = (0.9f64, 0.999f64, 1e-8, 0.01);
+    let (mut p, mut m, mut v, mut numbers) = (1.0f64, 0.0, 0.0, [1.0]);
+    for t in 1..=400 {
+        let g = ((t * 37 % 11) as f64 - 5.0) * 0.1;
+        // torch: m = b1 m + (1 - b1) g; v = b2 v + (1 - b2) g^2
+        m = b1 * m + (1.0 - b1) * g;
+        v = b2 * v + (1.0 - b2) * g * g;
+        // m_hat = m / (1 - b1^t); v_hat = v / (1 - b2^t); p -= lr m_hat / (sqrt(v_hat) + eps)
+        let (m_hat, v_hat) = (m / (1.0 - b1.powi(t)), v / (1.0 - b2.powi(t)));
+        p -= lr * m_hat / (v_hat.sqrt() + eps);
+        w.set_grad(g);
+        by_values.step().unwrap();
+        adam.step_numbers(&mut numbers, &[g], 1).unwrap();
+        assert_eq!(
+            (w.data().to_bits(), numbers[0].to_bits()),
+            (p.to_bits(), p.to_bits()),
+            "step {t}"
+        );
+    }
+}
+
+#[test]
 fn adamw_decays_the_parameter_before_the_adam_step() {
     // lr = 0.1, wd = 0.5, p = 2, g = 4:
     // decay: p = 2·(1 - 0.1·0.5) = 1.9; Adam: 1.9 - 0.1·4/(4 + 1e-8) ≈ 1.8

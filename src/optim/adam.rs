@@ -153,19 +153,60 @@ impl Adam {
     }
 }
 
+/// Numbers for [`Optimizer::step_numbers`]: data, gradients, threads.
+type Numbers<'a> = (&'a mut [f64], &'a [f64], usize);
+
 impl Adam {
-    /// The rule of step t: (p, g, [m, v]) → (new p, [new m, new v]).
-    fn rule(&self, t: i32) -> impl Fn(f64, f64, [f64; 2]) -> (f64, [f64; 2]) + Sync {
+    /// The rule of step t: (p, g, [m, v]) → (new p, [new m, new v]). Without
+    /// `CORRECTS_M`, m̂ is m: for a step whose 1 - β₁ᵗ is exactly 1.
+    fn rule<const CORRECTS_M: bool>(
+        &self,
+        t: i32,
+    ) -> impl Fn(f64, f64, [f64; 2]) -> (f64, [f64; 2]) + Sync {
         let (lr, b1, b2, eps) = (self.lr, self.beta1, self.beta2, self.eps);
         let decay = 1.0 - lr * self.decoupled_weight_decay;
         let (correction1, correction2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
         move |p: f64, g: f64, [m, v]: [f64; 2]| {
             let m = b1 * m + (1.0 - b1) * g;
             let v = b2 * v + (1.0 - b2) * g * g;
-            let (m_hat, v_hat) = (m / correction1, v / correction2);
+            let m_hat = if CORRECTS_M { m / correction1 } else { m };
+            let v_hat = v / correction2;
             // AdamW decays p before the Adam step (PyTorch: p.mul_(1 - lr*wd)).
             let p = p * decay;
             (p - lr * m_hat / (v_hat.sqrt() + eps), [m, v])
+        }
+    }
+}
+
+impl Adam {
+    /// [`Optimizer::step`] (`numbers`: `None`) or [`Optimizer::step_numbers`].
+    ///
+    /// Once β₁ᵗ is below half an ulp of 1 (after about 350 steps with β₁ = 0.9),
+    /// 1 - β₁ᵗ is exactly 1 and m / 1 is m, bit for bit: the step then skips that
+    /// division, one of the three an Adam update makes per parameter (with the square
+    /// root, the slowest part of it).
+    fn take_step(&mut self, numbers: Option<Numbers<'_>>) -> Result<(), Error> {
+        let t = self.t.saturating_add(1);
+        if 1.0 - self.beta1.powi(t) == 1.0 {
+            self.step_by(self.rule::<false>(t), numbers)?;
+        } else {
+            self.step_by(self.rule::<true>(t), numbers)?;
+        }
+        self.t = t;
+        Ok(())
+    }
+
+    /// Applies `rule` to the parameters' `Value`s, or to `numbers`.
+    fn step_by(
+        &mut self,
+        rule: impl Fn(f64, f64, [f64; 2]) -> (f64, [f64; 2]) + Sync,
+        numbers: Option<Numbers<'_>>,
+    ) -> Result<(), Error> {
+        match numbers {
+            None => self.moments.update(&self.params, rule),
+            Some((data, grads, threads)) => {
+                (self.moments).update_numbers(&self.params, (data, grads), threads, rule)
+            }
         }
     }
 }
@@ -176,10 +217,7 @@ impl Optimizer for Adam {
     }
 
     fn step(&mut self) -> Result<(), Error> {
-        let t = self.t.saturating_add(1);
-        self.moments.update(&self.params, self.rule(t))?;
-        self.t = t;
-        Ok(())
+        self.take_step(None)
     }
 
     fn step_numbers(
@@ -188,11 +226,7 @@ impl Optimizer for Adam {
         grads: &[f64],
         threads: usize,
     ) -> Result<(), Error> {
-        let t = self.t.saturating_add(1);
-        let rule = self.rule(t);
-        (self.moments).update_numbers(&self.params, (data, grads), threads, rule)?;
-        self.t = t;
-        Ok(())
+        self.take_step(Some((data, grads, threads)))
     }
 
     fn learning_rate(&self) -> f64 {
