@@ -15,7 +15,7 @@
 
 use micrograd::nn::Activation;
 use micrograd::optim::{Optimizer, Sgd};
-use micrograd::tape::Tape;
+use micrograd::tape::{Inputs, Tape, CHUNK};
 use micrograd::Value;
 
 #[path = "common/rng.rs"]
@@ -339,7 +339,8 @@ impl Generator<'_> {
 /// A random network-shaped graph: its recipe, the number of inputs per sample, of
 /// samples and of parameters.
 fn random_graph(rng: &mut Rng) -> (Recipe, usize, usize) {
-    let batch = rng.int(1, 40);
+    // (A graph of one sample, as a tape for batches is compiled, a third of the time.)
+    let batch = if rng.chance(0.3) { 1 } else { rng.int(1, 40) };
     let nin = rng.int(1, 4);
     // Widths of 1 to 40, within a budget that keeps debug builds fast.
     let layers = rng.int(1, 3);
@@ -444,6 +445,11 @@ fn tape_equals_graph(seed: u64, rounds: usize) -> bool {
     let mut tape = Tape::compile_with_outputs(&built[built.len() - 1], &outputs).unwrap();
     drop((built, outputs));
     let feed = tape.inputs(&inputs).unwrap();
+    // The same graph again, for batches on threads.
+    let built = recipe.build(&inputs, &params);
+    let mut batch_tape = Tape::compile(&built[built.len() - 1]).unwrap();
+    drop(built);
+    let batch_feed = batch_tape.inputs(&inputs).unwrap();
     let mut opt = Sgd::new(params.clone(), 1e-3).unwrap();
     let both = (&inputs[..], &params[..]);
     let at = |round: usize, what: &str| format!("seed {seed}, round {round}: {what}");
@@ -543,6 +549,16 @@ fn tape_equals_graph(seed: u64, rounds: usize) -> bool {
             assert_eq!(bits(tape_alone), bits(alone), "{}", at(round, "grad_of"));
         }
 
+        let batch = (&mut batch_tape, &batch_feed);
+        batch_equals_graph(
+            &recipe,
+            batch,
+            (&params, n_inputs, frozen),
+            &mut rng,
+            seed,
+            round,
+        );
+
         // New data: by the optimiser's step, or by hand.
         if round % 2 == 0 && opt.step().is_ok() {
             continue;
@@ -557,6 +573,63 @@ fn tape_equals_graph(seed: u64, rounds: usize) -> bool {
         }
     }
     with_constant
+}
+
+/// A batch of 1 to 12 samples (one chunk or two) on one or two threads: the losses
+/// and, flushed into zeroed grads, the gradients of the graph's backward passes summed
+/// from 0 over each chunk, sample after sample, and the chunks added in order; or the
+/// error of the first sample whose pass fails. Panics at the first difference.
+fn batch_equals_graph(
+    recipe: &Recipe,
+    (tape, feed): (&mut Tape, &Inputs),
+    (params, n_inputs, frozen): (&[Value], usize, bool),
+    rng: &mut Rng,
+    seed: u64,
+    round: usize,
+) {
+    let at = format!("seed {seed}, round {round}: batch");
+    let samples: Vec<Vec<f64>> = (0..rng.int(1, 12))
+        .map(|_| (0..n_inputs).map(|_| rng.unit()).collect())
+        .collect();
+    let threads = rng.int(1, 2);
+    let batch = outcome(tape.accumulate_batch(feed, &samples, threads));
+    let n = n_inputs + params.len();
+    let (mut sums, mut losses) = (vec![0.0; n], Vec::new());
+    for chunk in samples.chunks(CHUNK) {
+        let mut chunk_grads = vec![0.0; n];
+        for xs in chunk {
+            let fed: Vec<Value> = (xs.iter())
+                .map(|&x| {
+                    if frozen {
+                        Value::new(x).no_grad()
+                    } else {
+                        Value::new(x)
+                    }
+                })
+                .collect();
+            let loss = recipe.build(&fed, params).pop().map(|v| v.data());
+            let (result, grads) = graph_backward(recipe, (&fed, params), &chunk_grads);
+            if let Err(e) = result {
+                assert_eq!(batch, Err(e), "{at}");
+                return;
+            }
+            chunk_grads = grads;
+            losses.extend(loss);
+        }
+        for (s, c) in sums.iter_mut().zip(chunk_grads) {
+            *s += c;
+        }
+    }
+    if sums.iter().any(|s| !s.is_finite()) {
+        return; // (the sums over the chunks overflow: lesson 31 checks that error)
+    }
+    assert_eq!(batch.map(bits), Ok(bits(losses)), "{at}");
+    for p in params {
+        p.zero_grad();
+    }
+    tape.flush_grads();
+    let flushed = params.iter().map(Value::grad);
+    assert_eq!(bits(flushed), bits(sums[n_inputs..].to_vec()), "{at}");
 }
 
 #[test]

@@ -119,6 +119,91 @@ fn a_batch_on_threads_is_accumulate_over_each_chunk_then_flush_on_one_thread() {
     assert_eq!(threads, by_chunks);
 }
 
+/// A random MLP's squared error on one sample (inputs that need no gradient half of the
+/// time, an L2 term a third of the time), compiled twice: two tapes over the same
+/// parameters, and the leaves a sample fills on each.
+fn random_model_tapes(rng: &mut StdRng) -> (MLP, [(Tape, Inputs); 2], usize) {
+    let nin = rng.random_range(1..6);
+    let mut widths: Vec<usize> = (0..rng.random_range(1..4))
+        .map(|_| rng.random_range(1..24))
+        .collect();
+    widths.push(1);
+    let model = MLP::new(nin, &widths, rng);
+    let (frozen, l2) = (rng.random_bool(0.5), rng.random_bool(0.3));
+    let compile = || {
+        let x: Vec<Value> = (0..=nin)
+            .map(|_| Value::new(0.0))
+            .map(|v| if frozen { v.no_grad() } else { v })
+            .collect();
+        let out = &model.forward(&x[..nin]).unwrap()[0];
+        let mut loss = (out - &x[nin]).powi(2);
+        if l2 {
+            loss += model.parameters().iter().map(|p| p * p).sum::<Value>();
+        }
+        let tape = Tape::compile(&loss).unwrap();
+        let inputs = tape.inputs(&x).unwrap();
+        (tape, inputs)
+    };
+    let tapes = [compile(), compile()];
+    (model, tapes, nin + 1)
+}
+
+// for chunk in batch: for x, y in chunk: loss(x, y).backward()   (random models and data)
+#[test]
+fn random_models_and_data_give_the_bits_of_accumulate_over_each_chunk_on_threads() {
+    for seed in 0..40 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let (model, [(mut batch, feed), (mut one, one_feed)], width) = random_model_tapes(&mut rng);
+        // Numbers of very different sizes, now and then large enough to overflow.
+        let data: Vec<Vec<f64>> = (0..rng.random_range(1..30))
+            .map(|_| {
+                let scale = |rng: &mut StdRng| match rng.random_bool(0.01) {
+                    true => 1e160,
+                    false => 10f64.powi(rng.random_range(-3..4)),
+                };
+                (0..width)
+                    .map(|_| rng.random_range(-1.0..1.0) * scale(&mut rng))
+                    .collect()
+            })
+            .collect();
+        let threads = rng.random_range(1..4);
+        let got = batch.accumulate_batch(&feed, &data, threads);
+        let mut expected = Ok(Vec::new());
+        'chunks: for chunk in data.chunks(CHUNK) {
+            for sample in chunk {
+                one.set_inputs(&one_feed, sample).unwrap();
+                match (one.accumulate(), &mut expected) {
+                    (Ok(loss), Ok(losses)) => losses.push(loss),
+                    (Err(e), _) => {
+                        expected = Err(e);
+                        break 'chunks;
+                    }
+                    (Ok(_), Err(_)) => unreachable!(),
+                }
+            }
+            one.flush_grads();
+        }
+        let at = format!("seed {seed}, {threads} threads");
+        match (got, expected) {
+            (Ok(got), Ok(expected)) => {
+                assert_eq!(got, expected, "{at}");
+                let params = model.parameters();
+                let by_chunks: Vec<u64> = params.iter().map(|p| p.grad().to_bits()).collect();
+                for p in &params {
+                    p.zero_grad();
+                }
+                batch.flush_grads();
+                let grads: Vec<u64> = params.iter().map(|p| p.grad().to_bits()).collect();
+                assert_eq!(grads, by_chunks, "{at}");
+            }
+            (got, expected) => {
+                let (got, expected) = (got.map(|_| ()), expected.map(|_| ()));
+                assert_eq!(format!("{got:?}"), format!("{expected:?}"), "{at}");
+            }
+        }
+    }
+}
+
 #[test]
 fn evaluating_a_batch_on_threads_gives_each_samples_outputs() {
     let x = [Value::new(0.0), Value::new(0.0)];
@@ -154,6 +239,49 @@ fn the_error_of_a_batch_is_that_of_its_lowest_failing_sample_on_any_threads() {
     }
     // As after an error of `accumulate`: the sums since the last flush are 0.
     assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
+}
+
+/// An MLP(1, [2, 1]) with hidden weights 1e-20, biases 0 and output weights `w2`, its
+/// output on one input compiled, and that input (it needs no gradient). A hidden
+/// weight's gradient per sample is `x * w2`.
+fn tiny_weights_tape(w2: f64) -> (Tape, Inputs) {
+    let model = MLP::new(1, &[2, 1], &mut StdRng::seed_from_u64(1));
+    model
+        .set_params(&[1e-20, 0.0, 1e-20, 0.0, w2, w2, 0.0])
+        .unwrap();
+    let x = Value::new(0.0).no_grad();
+    let tape = Tape::compile(&model.forward(std::slice::from_ref(&x)).unwrap()[0]).unwrap();
+    let inputs = tape.inputs(&[x]).unwrap();
+    (tape, inputs)
+}
+
+// for x in chunk: model([x]).backward()   (the error of the first sample whose grads overflow)
+#[test]
+fn a_weight_gradient_that_overflows_in_a_batch_is_the_error_accumulate_gives() {
+    // A batch adds a layer's weight gradients once per chunk (see `docs/tape.md`),
+    // so it learns of an overflow there late: it must still report it as `accumulate`
+    // does, sample by sample. With w2 = 1e10, sample 11's own gradient is 1e310 (inf);
+    // with w2 = 1e8, each sample's is 1e308 and their sum overflows at sample 12.
+    let mut data = vec![[1.0]; 16];
+    data[11..].fill([1e300]);
+    for w2 in [1e10, 1e8] {
+        let (mut tape, inputs) = tiny_weights_tape(w2);
+        let mut expected = None;
+        for chunk in data.chunks(CHUNK) {
+            for sample in chunk {
+                tape.set_inputs(&inputs, sample).unwrap();
+                expected = expected.or(tape.accumulate().err());
+            }
+            tape.flush_grads();
+        }
+        let expected = format!("{:?}", expected.unwrap());
+        for threads in [1, 2] {
+            let (mut tape, inputs) = tiny_weights_tape(w2);
+            let err = tape.accumulate_batch(&inputs, &data, threads).unwrap_err();
+            assert_eq!(format!("{err:?}"), expected, "{threads} threads");
+            assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
+        }
+    }
 }
 
 // x.data = 2; y.data = 3; then each batch's samples fill x, or y, and the other keeps

@@ -1,5 +1,6 @@
 //! The backward pass: the chain rule as one reverse loop over the program.
 
+use super::defer::Lanes;
 use super::forward::gather;
 use super::layer::{dot_backward, layer_backward};
 use super::{all_finite, Buffers, Program, Step};
@@ -20,10 +21,21 @@ impl Program {
         buf: &mut Buffers,
         start: impl FnOnce() -> Option<Vec<f64>>,
     ) -> Result<(), Error> {
+        self.backward_deferring(buf, None, start)
+    }
+
+    /// [`backward`](Program::backward), the deferred layers' weight gradients recorded
+    /// in `lanes` (if given) rather than added (see `defer.rs`).
+    pub(crate) fn backward_deferring(
+        &self,
+        buf: &mut Buffers,
+        lanes: Option<&mut Lanes>,
+        start: impl FnOnce() -> Option<Vec<f64>>,
+    ) -> Result<(), Error> {
         if !buf.data_finite {
             return Err(self.value_error(&buf.data));
         }
-        let wrote_finite = self.sweep(&buf.data, &mut buf.grad, &mut buf.scratch);
+        let wrote_finite = self.sweep(&buf.data, &mut buf.grad, &mut buf.scratch, lanes);
         // Every gradient the sweep wrote was finite, and the leaves' entries were before:
         // they still are, and nothing went wrong (no need to look at every leaf).
         if wrote_finite && buf.grads_finite {
@@ -63,8 +75,15 @@ impl Program {
 
     /// The reverse loop over the values `data`, with `grad` for the gradients: adds
     /// into its leaves' entries, recomputes the others from 0.
-    /// `scratch` is room for a custom node's parents' data and local derivatives.
-    pub(crate) fn sweep(&self, data: &[f64], grad: &mut [f64], scratch: &mut [f64]) -> bool {
+    /// `scratch` is room for a custom node's parents' data and local derivatives; with
+    /// `lanes`, the deferred layers record their weights' gradients there.
+    pub(crate) fn sweep(
+        &self,
+        data: &[f64],
+        grad: &mut [f64],
+        scratch: &mut [f64],
+        mut lanes: Option<&mut Lanes>,
+    ) -> bool {
         let mut finite = true;
         let first = self.leaves;
         let root = self.root();
@@ -80,7 +99,8 @@ impl Program {
                 // (The sums of a layer have the same step.)
                 let step = self.steps[k];
                 let arrays = (&self.args[..], &runs[..], &self.run_grads[..]);
-                finite &= layer_backward((data, grad), layer, arrays, step);
+                let lanes = lanes.as_deref_mut();
+                finite &= layer_backward((data, grad), layer, arrays, step, lanes);
                 continue;
             }
             let [a, b] = self.args[k].map(|i| i as usize);

@@ -171,6 +171,7 @@ impl Program {
         data.push(1.0);
         program.plan_run_grads();
         program.group_layers(leaves.len(), &depths);
+        program.plan_deferred();
         program.group_side_by_side(leaves.len(), &depths);
         program.outputs = outputs
             .iter()

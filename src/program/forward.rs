@@ -83,7 +83,7 @@ impl Program {
 
 /// The error for a pass in which the tape met a NaN or infinity and the rebuilt graph
 /// did not: a bug of the tape, reported instead of a wrong number.
-pub(super) fn disagreement(pass: &str) -> Error {
+pub(crate) fn disagreement(pass: &str) -> Error {
     Error::InvalidInput(format!(
         "the tape's {pass} pass met a NaN or infinity that the dynamic graph does not: \
          a bug in micrograd's tape; please report it, and use the dynamic graph meanwhile"

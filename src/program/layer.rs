@@ -27,6 +27,7 @@
 
 use std::collections::HashMap;
 
+use super::defer::Lanes;
 use super::{all_finite, Program, Run, Step};
 use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
@@ -57,6 +58,10 @@ pub(crate) struct Layer {
     /// `[b, y]` whose `y` needs no gradient, then one run `[w, x]` over the layer's
     /// inputs, and the inputs need no gradient or lie above every bias and weight.
     pub(crate) neurons: bool,
+    /// Whether a batch may defer its weights' gradients to the end of a chunk (see
+    /// `defer.rs`): a layer of [`neurons`](Layer::neurons) whose weights get no other
+    /// gradient contribution in the program.
+    pub(crate) deferred: bool,
 }
 
 impl Layer {
@@ -116,6 +121,7 @@ impl Program {
                 panel,
                 width: width as u32,
                 neurons: (k..k + width).all(|j| self.is_neuron(j)),
+                deferred: false,
             });
             k += width;
         }
@@ -204,12 +210,15 @@ pub(super) fn activate_layer(step: Step, sums: &[f64], out: &mut [f64]) -> bool 
 /// The chain rule through the layer `layer`, whose sums have the `[start, end]`s
 /// `args` into `runs` and the step `step`: for each neuron whose gradient (after its
 /// activation's local derivative) is not 0 (a ReLU that is on), last to first, as
-/// [`dot_backward`]. Returns whether every gradient it wrote is finite.
+/// [`dot_backward`]. With `lanes`, a [`deferred`](Layer::deferred) layer records its
+/// inputs and its neurons' gradients there instead of adding to its weights' gradients
+/// (see `defer.rs`). Returns whether every gradient it wrote is finite.
 pub(super) fn layer_backward(
     (data, grad): (&[f64], &mut [f64]),
     layer: Layer,
     (args, runs, needs): (&[[u32; 2]], &[Run], &[u8]),
     step: Step,
+    lanes: Option<&mut Lanes>,
 ) -> bool {
     let nodes = layer.nodes();
     // The sums' gradients `local * out.grad`, all at once (none of the layer's nodes
@@ -233,7 +242,15 @@ pub(super) fn layer_backward(
     }
     let args = &args[nodes];
     if layer.neurons {
-        return neurons_backward((data, grad), (args, runs, needs), sum_grads);
+        let weights = match lanes.filter(|_| layer.deferred) {
+            Some(lanes) => {
+                let run = runs[args[0][0] as usize + 1];
+                lanes.record(layer.first, &data[run.ys()], sum_grads);
+                false
+            }
+            None => true,
+        };
+        return neurons_backward((data, grad), (args, runs, needs), sum_grads, weights);
     }
     let mut finite = true;
     // The last neuron first, as the backward loop takes any other nodes.
@@ -256,12 +273,14 @@ pub(super) fn layer_backward(
 /// Each neuron with a gradient `g` (in `sum_grads`) that is not 0, last first, adds
 /// `data[one] * g` to its bias's gradient, then for each term `w_i * y_i`, `y_i * g` to
 /// `w_i`'s and (if needed) `w_i * g` to `y_i`'s, in one loop: each node gets one
-/// contribution from the neuron, so the order of the halves changes no sum. Returns
-/// whether every gradient it wrote is finite (`true` only if so, as [`add_scaled`]).
+/// contribution from the neuron, so the order of the halves changes no sum. Without
+/// `weights`, the weights' gradients are left alone (deferred). Returns whether every
+/// gradient it wrote is finite (`true` only if so, as [`add_scaled`]).
 fn neurons_backward(
     (data, grad): (&[f64], &mut [f64]),
     (args, runs, needs): (&[[u32; 2]], &[Run], &[u8]),
     sum_grads: &[f64],
+    weights: bool,
 ) -> bool {
     // (The sums of a layer have the same second factors: the first sum's are all's.)
     let a = args[0][0] as usize;
@@ -288,11 +307,11 @@ fn neurons_backward(
             grad[bias.x as usize] += one * g;
             check[0] += grad[bias.x as usize];
         }
-        let weights = &data[run.xs()];
-        match (need & 1 != 0, input_grads.as_deref_mut()) {
-            (true, Some(gy)) => both_halves(&mut grad[run.xs()], gy, (weights, ys), g, &mut check),
+        let ws = &data[run.xs()];
+        match (need & 1 != 0 && weights, input_grads.as_deref_mut()) {
+            (true, Some(gy)) => both_halves(&mut grad[run.xs()], gy, (ws, ys), g, &mut check),
             (true, None) => one_half(&mut grad[run.xs()], ys, g, &mut check),
-            (false, Some(gy)) => one_half(gy, weights, g, &mut check),
+            (false, Some(gy)) => one_half(gy, ws, g, &mut check),
             (false, None) => {}
         }
     }
@@ -304,7 +323,7 @@ const LANES: usize = 4;
 
 /// `grad[i] += factor[i] * g` for every `i`, each sum written added into `check`.
 #[inline]
-fn one_half(grad: &mut [f64], factor: &[f64], g: f64, check: &mut [f64; LANES]) {
+pub(super) fn one_half(grad: &mut [f64], factor: &[f64], g: f64, check: &mut [f64; LANES]) {
     let (grads, grad_rest) = grad.as_chunks_mut::<LANES>();
     let (factors, factor_rest) = factor.as_chunks::<LANES>();
     for (gs, fs) in grads.iter_mut().zip(factors) {

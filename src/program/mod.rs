@@ -20,6 +20,7 @@
 //! | `layer.rs` | layers: sums that share their inputs, added up together |
 //! | `forward.rs` | the forward loop |
 //! | `backward.rs` | the backward loop |
+//! | `defer.rs` | a batch's layer weight gradients, added once per chunk of samples |
 //! | `graph.rs` | the program as a dynamic graph again, to name the culprit of a NaN |
 //!
 //! ```
@@ -36,12 +37,15 @@
 mod backward;
 mod buffers;
 mod compile;
+mod defer;
 mod forward;
 mod graph;
 pub(crate) mod layer;
 
 pub(crate) use buffers::Buffers;
 pub(crate) use compile::Compiled;
+pub(crate) use defer::Lanes;
+pub(crate) use forward::disagreement;
 pub(crate) use layer::Layer;
 
 use crate::engine::custom::Custom;

@@ -93,7 +93,8 @@ impl Tape {
         if alone.is_empty() {
             alone.resize(self.buf.grad.len(), 0.0);
             let mut scratch = vec![0.0; self.buf.scratch.len()];
-            self.program.sweep(&self.buf.data, &mut alone, &mut scratch);
+            self.program
+                .sweep(&self.buf.data, &mut alone, &mut scratch, None);
         }
         alone[i]
     }

@@ -28,7 +28,7 @@
 
 use super::{Inputs, Tape};
 use crate::error::{Error, Pass};
-use crate::program::{all_finite, Buffers, Program};
+use crate::program::{all_finite, disagreement, Buffers, Lanes, Program};
 use crate::threads::{check_threads, share, share_with};
 
 /// How many samples a chunk of [`Tape::accumulate_batch`] has: the unit of work of a
@@ -84,6 +84,8 @@ struct Worker {
     ready: bool,
     /// The leaves its samples filled last.
     filled: Vec<u32>,
+    /// What its backward passes record of the deferred layers (see `Job::run`).
+    lanes: Lanes,
 }
 
 impl Worker {
@@ -135,8 +137,17 @@ struct Chunk<'a, S> {
     samples: &'a [S],
     /// What it records of each sample (`width` numbers each).
     results: &'a mut [f64],
-    /// Its gradient sums (empty for a forward-only batch).
-    sums: &'a mut [f64],
+    /// Where its gradient sums go.
+    sums: Sums<'a>,
+}
+
+/// Where a chunk's gradient sums go: nowhere (a forward-only batch), into its own
+/// entries of [`Workers::sums`] (on several threads), or added into the tape's sums
+/// (on one thread: the same additions, in chunk order, without storing them).
+enum Sums<'a> {
+    None,
+    Store(&'a mut [f64]),
+    Add(&'a mut [f64]),
 }
 
 /// What every worker reads: the program, the leaves' data before the batch, which
@@ -304,8 +315,13 @@ impl Tape {
         while w.workers.len() < workers {
             let data = self.buf.data.clone();
             let buf = Buffers::new(&self.program, data, true);
-            let (ready, filled) = (false, Vec::new());
-            w.workers.push(Worker { buf, ready, filled });
+            let lanes = Lanes::new(&self.program, CHUNK);
+            w.workers.push(Worker {
+                buf,
+                ready: false,
+                filled: Vec::new(),
+                lanes,
+            });
         }
         // On one thread each chunk's sums go straight into the tape's, in chunk order:
         // the same additions as through `sums`, without storing them.
@@ -318,10 +334,14 @@ impl Tape {
             let (results, r) = rest.split_at_mut(samples.len() * width);
             let (chunk_sums, s) = sums.split_at_mut(stored);
             (rest, sums) = (r, s);
+            let sums = match stored {
+                0 => Sums::None,
+                _ => Sums::Store(chunk_sums),
+            };
             units.push(Chunk {
                 samples,
                 results,
-                sums: chunk_sums,
+                sums,
             });
         }
         let job = Job {
@@ -332,11 +352,11 @@ impl Tape {
         };
         if alone {
             let (worker, grad) = (&mut w.workers[0], &mut self.buf.grad[..leaves]);
-            for chunk in units {
-                job.run(worker, chunk)?;
+            for mut chunk in units {
                 if backward {
-                    add(grad, &worker.buf.grad);
+                    chunk.sums = Sums::Add(&mut *grad);
                 }
+                job.run(worker, chunk)?;
             }
         } else {
             let ran = share_with(&mut w.workers[..workers], units, |w, chunk| {
@@ -392,25 +412,84 @@ impl Tape {
 }
 
 impl Job<'_> {
-    /// Runs one worker's share: for each chunk, its samples one after the other, their
-    /// gradients added up from 0. Stops at the first sample that fails, with its error.
+    /// Runs one chunk on a worker: its samples one after the other, their gradients
+    /// added up from 0 and handed on as `chunk.sums` says. Stops at the first sample
+    /// that fails, with its error.
+    ///
+    /// The deferred layers' weight gradients are added at the end of the chunk,
+    /// straight into where the chunk's sums go (see `src/program/defer.rs`); if
+    /// anything goes wrong before (an error, or a non-finite sum among those
+    /// additions), the chunk runs again without deferring, and that run decides, sample
+    /// by sample as `accumulate` would. (A non-finite chunk sum means that run fails
+    /// too, and a failed batch sets the tape's sums to 0: the deferred additions
+    /// already made there do not stay.)
     fn run<S: AsRef<[f64]>>(&self, worker: &mut Worker, chunk: Chunk<'_, S>) -> Result<(), Error> {
         let Chunk {
             samples,
             results,
-            sums,
+            mut sums,
         } = chunk;
         worker.sync(self.leaf_data, &self.inputs.nodes);
-        let (program, leaves, buf) = (self.program, self.leaf_data.len(), &mut worker.buf);
+        let (leaves, buf) = (self.leaf_data.len(), &mut worker.buf);
+        let lanes = &mut worker.lanes;
+        let mut added = false;
+        if self.backward && lanes.any() {
+            let ran = self.run_samples(buf, Some(&mut *lanes), samples, results);
+            if ran.is_ok() {
+                added = matches!(sums, Sums::Add(_));
+                let to = match &mut sums {
+                    Sums::Store(to) => Some((&mut **to, false)),
+                    Sums::Add(to) => Some((&mut **to, true)),
+                    Sums::None => None,
+                };
+                let finite = to.is_none_or(|(to, add)| {
+                    (self.program).add_deferred(lanes, samples.len(), to, add)
+                });
+                if finite {
+                    hand_on(&mut sums, &buf.grad, lanes.immediate());
+                    return Ok(());
+                }
+            }
+        }
+        self.run_samples(buf, None, samples, results)?;
+        if added {
+            // A chunk sum that is not finite means a sample's gradient was not: this run
+            // must have failed. Never add the deferred sums twice.
+            return Err(disagreement("backward"));
+        }
+        hand_on(&mut sums, &buf.grad, std::slice::from_ref(&(0..leaves)));
+        Ok(())
+    }
+
+    /// The samples of a chunk, one after the other, into `buf`'s leaf gradients from 0;
+    /// with `lanes`, the deferred weight gradients recorded there (and their leaves'
+    /// entries not touched).
+    fn run_samples<S: AsRef<[f64]>>(
+        &self,
+        buf: &mut Buffers,
+        mut lanes: Option<&mut Lanes>,
+        samples: &[S],
+        results: &mut [f64],
+    ) -> Result<(), Error> {
+        let (program, leaves) = (self.program, self.leaf_data.len());
         let width = results.len() / samples.len().max(1);
-        buf.grad[..leaves].fill(0.0);
+        match lanes.as_deref() {
+            Some(lanes) => lanes
+                .immediate()
+                .iter()
+                .for_each(|r| buf.grad[r.clone()].fill(0.0)),
+            None => buf.grad[..leaves].fill(0.0),
+        }
         for (i, sample) in samples.iter().enumerate() {
             let result = &mut results[i * width..(i + 1) * width];
             let (nodes, feeds_layers) = (&self.inputs.nodes, self.inputs.feed_layers);
             buf.set_leaves(leaves, nodes, sample.as_ref(), feeds_layers);
             let value = program.forward(buf)?;
             if self.backward {
-                program.backward(buf, || None)?;
+                if let Some(lanes) = lanes.as_deref_mut() {
+                    lanes.lane = i;
+                }
+                program.backward_deferring(buf, lanes.as_deref_mut(), || None)?;
                 result[0] = value;
             } else {
                 for (r, &k) in result.iter_mut().zip(&program.outputs) {
@@ -418,9 +497,17 @@ impl Job<'_> {
                 }
             }
         }
-        if !sums.is_empty() {
-            sums.copy_from_slice(&buf.grad[..leaves]);
-        }
         Ok(())
+    }
+}
+
+/// Hands a chunk's sums of the leaves `ranges` on from `grad`, as `sums` says.
+fn hand_on(sums: &mut Sums<'_>, grad: &[f64], ranges: &[std::ops::Range<usize>]) {
+    for r in ranges {
+        match sums {
+            Sums::Store(to) => to[r.clone()].copy_from_slice(&grad[r.clone()]),
+            Sums::Add(to) => add(&mut to[r.clone()], &grad[r.clone()]),
+            Sums::None => {}
+        }
     }
 }

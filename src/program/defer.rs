@@ -1,0 +1,223 @@
+//! Deferred weight gradients: a chunk's samples add their layer weights' gradients
+//! once, at the end of the chunk, instead of one sample after the other.
+//!
+//! In a batch (see `src/tape/parallel.rs`), a worker runs the samples of a chunk one
+//! after the other and sums their leaves' gradients from 0, as `accumulate` does. For
+//! MNIST's hidden layer that means that every sample reads and writes all 25,088 weight
+//! gradients (200 KB) once more, to add one product to each: the memory traffic that
+//! sets the speed of a batch, on one thread and more so on two.
+//!
+//! A weight that gets **one** gradient contribution per sample (it is a first factor of
+//! one layer's run and appears nowhere else in the program: the graph states it) gets,
+//! over a chunk, the sum `((g + y₀ z₀) + y₁ z₁) + ..`, where `y_s` is its input and
+//! `z_s` its neuron's gradient in sample `s` (skipping the samples where `z_s` is 0, as
+//! the backward pass skips a neuron whose ReLU is off). Nothing reads a leaf's
+//! gradient during a backward pass, so these additions may wait: each sample's
+//! backward pass *records* the layer's inputs and its neurons' gradients ([`Lanes`]),
+//! and at the end of the chunk [`Program::add_deferred`] makes the same additions, in
+//! the same order, for each weight: the same bits, with each weight's gradient read and
+//! written once per chunk (its row stays in the cache while the samples are added).
+//!
+//! The recorded numbers are those of the samples' own passes, so an error is no
+//! different: but which sample it belongs to is known only at the end of the chunk. So
+//! on any error, or a non-finite sum at the end, the runner runs the chunk again without
+//! deferring, and that run's result (error or not) is the chunk's (see `Job::run`).
+
+use std::ops::Range;
+
+use super::{Program, Run};
+
+/// The numbers a worker's backward passes record for the deferred layers
+/// ([`Layer::deferred`](super::Layer::deferred)) of the samples of one chunk: for each
+/// such layer, each sample's inputs to it and its neurons' gradients.
+#[derive(Debug, Default)]
+pub(crate) struct Lanes {
+    /// Which sample of the chunk the next backward pass records.
+    pub(crate) lane: usize,
+    /// The first node of each deferred layer, in program order.
+    firsts: Vec<u32>,
+    /// The leaves whose gradients are not deferred, as ranges (in order).
+    immediate: Vec<Range<usize>>,
+    /// For each deferred layer, in program order: its inputs, sample after sample.
+    inputs: Vec<Vec<f64>>,
+    /// For each deferred layer: its neurons' gradients (after the activation's local
+    /// derivative), sample after sample.
+    grads: Vec<Vec<f64>>,
+}
+
+impl Lanes {
+    /// Room for `samples` samples of `program`'s deferred layers (none if it has none).
+    pub(crate) fn new(program: &Program, samples: usize) -> Lanes {
+        let deferred = program.layers.iter().filter(|l| l.deferred);
+        let firsts = deferred.clone().map(|l| l.first).collect();
+        let (inputs, grads) = deferred
+            .map(|l| {
+                let run = program.weights(l.first as usize);
+                let width = l.width as usize;
+                (
+                    vec![0.0; samples * run.len as usize],
+                    vec![0.0; samples * width],
+                )
+            })
+            .unzip();
+        // The deferred weights' ranges, in order; the leaves between them are the others.
+        let mut weights: Vec<Range<usize>> = (program.layers.iter())
+            .filter(|l| l.deferred)
+            .flat_map(|l| l.nodes().map(|k| program.weights(k).xs()))
+            .collect();
+        weights.sort_by_key(|r| r.start);
+        let mut immediate = Vec::new();
+        let mut at = 0;
+        for r in weights.iter().chain([&(program.leaves..program.leaves)]) {
+            if at < r.start {
+                immediate.push(at..r.start);
+            }
+            at = at.max(r.end);
+        }
+        Lanes {
+            lane: 0,
+            firsts,
+            immediate,
+            inputs,
+            grads,
+        }
+    }
+
+    /// The leaves whose gradients are not deferred, as ranges, in order.
+    pub(crate) fn immediate(&self) -> &[Range<usize>] {
+        &self.immediate
+    }
+
+    /// Whether there is anything to defer.
+    pub(crate) fn any(&self) -> bool {
+        !self.inputs.is_empty()
+    }
+
+    /// Records the inputs `ys` and neuron gradients `sum_grads` of the deferred layer
+    /// whose first node is `first`, for the current sample.
+    pub(super) fn record(&mut self, first: u32, ys: &[f64], sum_grads: &[f64]) {
+        let (n, width) = (ys.len(), sum_grads.len());
+        let d = self.firsts.iter().position(|&f| f == first);
+        let d = d.expect("the sweep records the deferred layers only");
+        self.inputs[d][self.lane * n..][..n].copy_from_slice(ys);
+        self.grads[d][self.lane * width..][..width].copy_from_slice(sum_grads);
+    }
+}
+
+impl Program {
+    /// The run of weights of sum `k` of a layer of neurons (its second run; the first is
+    /// its bias).
+    fn weights(&self, k: usize) -> Run {
+        self.runs[self.args[k][0] as usize + 1]
+    }
+
+    /// Marks the layers whose weights' gradients a batch may defer
+    /// ([`Layer::deferred`](super::Layer::deferred)): layers of neurons whose weights all
+    /// need their gradients, are no constant the engine made, and get no other
+    /// gradient contribution in the program than their term in this layer.
+    pub(super) fn plan_deferred(&mut self) {
+        // How many contributions each node's gradient gets in a backward pass.
+        let mut written = vec![0u32; self.steps.len() + 1];
+        for (run, &need) in self.runs.iter().zip(&self.run_grads) {
+            for (bit, half) in [(1, run.xs()), (2, run.ys())] {
+                if need & bit != 0 {
+                    written[half].iter_mut().for_each(|w| *w += 1);
+                }
+            }
+        }
+        for (step, &[a, b]) in self.steps.iter().zip(&self.args) {
+            let parents: &[u32] = match step {
+                super::Step::Binary(_) => &[a, b],
+                super::Step::Unary(_) => &[a],
+                super::Step::Custom(_) => &self.custom_parents[a as usize..b as usize],
+                _ => &[],
+            };
+            for &p in parents {
+                written[p as usize] += 1;
+            }
+        }
+        let mut frozen = vec![false; self.steps.len()];
+        for &i in &self.frozen {
+            frozen[i as usize] = true;
+        }
+        let mut layers = std::mem::take(&mut self.layers);
+        for layer in layers.iter_mut().filter(|l| l.neurons) {
+            layer.deferred = layer.nodes().all(|k| {
+                let a = self.args[k][0] as usize;
+                let run = self.runs[a + 1];
+                let ok = |i: usize| written[i] == 1 && !frozen[i] && !self.hidden[i];
+                self.run_grads[a + 1] & 1 != 0 && run.xs().all(ok)
+            });
+        }
+        self.layers = layers;
+    }
+
+    /// The deferred weight gradients of the first `samples` samples recorded in
+    /// `lanes`: for each weight, its chunk sum from 0, sample after sample `+ y * z`
+    /// where its neuron's gradient `z` is not 0 (as each sample's backward pass would
+    /// have added it), stored into `to` (or, with `add`, added into `to`, as the chunk
+    /// sums are added into the tape's). Returns whether every chunk sum is finite.
+    pub(crate) fn add_deferred(
+        &self,
+        lanes: &Lanes,
+        samples: usize,
+        to: &mut [f64],
+        add: bool,
+    ) -> bool {
+        let mut check = [0.0; 4];
+        let deferred = self.layers.iter().filter(|l| l.deferred);
+        for ((layer, inputs), grads) in deferred.zip(&lanes.inputs).zip(&lanes.grads) {
+            let width = layer.width as usize;
+            for (j, k) in layer.nodes().enumerate() {
+                let run = self.weights(k);
+                let n = run.len as usize;
+                // The samples whose neuron `j` has a gradient, in order: their inputs and
+                // that gradient.
+                let mut active = [(&[][..], 0.0); MAX_SAMPLES];
+                let mut count = 0;
+                for s in 0..samples {
+                    let z = grads[s * width + j];
+                    if z != 0.0 {
+                        active[count] = (&inputs[s * n..][..n], z);
+                        count += 1;
+                    }
+                }
+                chunk_sums(&mut to[run.xs()], &active[..count], add, &mut check);
+            }
+        }
+        check.iter().all(|c| c.is_finite())
+    }
+}
+
+/// The most samples [`Program::add_deferred`] adds at once: a chunk's
+/// ([`CHUNK`](crate::tape::CHUNK)).
+const MAX_SAMPLES: usize = crate::tape::CHUNK;
+
+/// For every `t`, the sum from 0 of `x[t] * z` for each `(x, z)` of `samples`, one
+/// after the other, into `row[t]` (or, with `add`, added to it): each sum is made in a
+/// register, and `row` read and written once. `check` gets `sum * 0.0` added for each
+/// sum: 0 while all are finite, NaN after any other (exact, unlike a sum of the sums,
+/// which could overflow).
+#[inline]
+fn chunk_sums(row: &mut [f64], samples: &[(&[f64], f64)], add: bool, check: &mut [f64; 4]) {
+    const LANES: usize = 4;
+    let (rows, rest) = row.as_chunks_mut::<LANES>();
+    for (c, r) in rows.iter_mut().enumerate() {
+        let mut acc = [0.0; LANES];
+        for &(x, z) in samples {
+            let x = &x[c * LANES..][..LANES];
+            acc = std::array::from_fn(|i| acc[i] + x[i] * z);
+        }
+        *check = std::array::from_fn(|i| check[i] + acc[i] * 0.0);
+        *r = match add {
+            true => std::array::from_fn(|i| r[i] + acc[i]),
+            false => acc,
+        };
+    }
+    let at = rows.len() * LANES;
+    for (t, r) in rest.iter_mut().enumerate() {
+        let acc = samples.iter().fold(0.0, |acc, &(x, z)| acc + x[at + t] * z);
+        check[0] += acc * 0.0;
+        *r = if add { *r + acc } else { acc };
+    }
+}
