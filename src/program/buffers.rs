@@ -93,9 +93,7 @@ impl Buffers {
             None => {
                 let mut at = 0;
                 while let Some(&first) = nodes.get(at) {
-                    let stretch = (nodes[at..].iter().zip(first..))
-                        .take_while(|&(&k, i)| k == i)
-                        .count();
+                    let stretch = stretch(&nodes[at..]);
                     let first = first as usize;
                     self.data[first..first + stretch].copy_from_slice(&values[at..at + stretch]);
                     at += stretch;
@@ -114,8 +112,32 @@ impl Buffers {
 /// compiler vectorises).
 fn contiguous(nodes: &[u32]) -> Option<usize> {
     let first = *nodes.first()?;
-    let next = (first..).zip(nodes).fold(true, |ok, (i, &k)| ok & (i == k));
-    next.then_some(first as usize)
+    next_after(first, nodes).then_some(first as usize)
+}
+
+/// Whether `nodes` are `first, first + 1, ..`, compared without branches.
+fn next_after(first: u32, nodes: &[u32]) -> bool {
+    (0..)
+        .zip(nodes)
+        .fold(true, |ok, (i, &k)| ok & (first.wrapping_add(i) == k))
+}
+
+/// How many of `nodes` (at least one) are `nodes[0], nodes[0] + 1, ..`: whole blocks of
+/// 16 compared at once (vectorised), then node by node.
+fn stretch(nodes: &[u32]) -> usize {
+    const BLOCK: usize = 16;
+    let first = nodes[0];
+    let mut n = 0;
+    for block in nodes.chunks_exact(BLOCK) {
+        if !next_after(first.wrapping_add(n as u32), block) {
+            break;
+        }
+        n += BLOCK;
+    }
+    let rest = (0..).zip(&nodes[n..]);
+    n + rest
+        .take_while(|&(i, &k)| first.wrapping_add((n + i) as u32) == k)
+        .count()
 }
 
 impl std::fmt::Debug for Buffers {
@@ -124,5 +146,20 @@ impl std::fmt::Debug for Buffers {
         f.debug_struct("Buffers")
             .field("nodes", &(self.data.len() - 1))
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stretch;
+
+    #[test]
+    fn a_stretch_ends_where_the_nodes_stop_counting_up_by_one() {
+        for len in [1, 2, 15, 16, 17, 31, 32, 33, 50] {
+            for tail in [&[][..], &[0], &[7, 8, 9]] {
+                let nodes: Vec<u32> = (100..100 + len).chain(tail.iter().copied()).collect();
+                assert_eq!(stretch(&nodes), len as usize, "{nodes:?}");
+            }
+        }
     }
 }

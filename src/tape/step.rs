@@ -137,7 +137,8 @@ impl StepPlan {
         for (params, leaves) in self.runs.iter().map(|&r| slices(r)) {
             let (data, new) = (&mut buf.data[leaves.clone()], &self.data[params]);
             let fed = &fed[leaves];
-            if !fed.contains(&true) {
+            // (Whether any is fed, without a branch per leaf.)
+            if !fed.iter().fold(false, |any, &fed| any | fed) {
                 data.copy_from_slice(new);
                 continue;
             }
