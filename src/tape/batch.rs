@@ -188,8 +188,10 @@ impl Tape {
             self.fed[k as usize] = true;
         }
         let leaves = self.leaves.len();
-        (self.buf).set_leaves(leaves, &inputs.nodes, sample, inputs.feed_layers);
-        self.workers.invalidate();
+        // Into the tape, and into the workers that hold its leaf data (so they still do).
+        for buf in std::iter::once(&mut self.buf).chain(self.workers.ready()) {
+            buf.set_leaves(leaves, &inputs.nodes, sample, inputs.feed_layers);
+        }
         Ok(())
     }
 

@@ -79,8 +79,8 @@ struct Worker {
     buf: Buffers,
     /// Whether `buf` holds the tape's leaf data, but for the leaves its last samples
     /// filled (`filled`). Copied in by the first chunk it runs after the tape's leaves
-    /// changed ([`Workers::invalidate`]); a step writes its new data into ready workers
-    /// as into the tape (see `step.rs`), so that they stay ready from batch to batch.
+    /// changed ([`Workers::invalidate`]); a step (see `step.rs`) and `set_inputs` write
+    /// into ready workers as into the tape, so that they stay ready from batch to batch.
     ready: bool,
     /// The leaves its samples filled last.
     filled: Vec<u32>,
@@ -115,7 +115,7 @@ impl Worker {
 
 impl Workers {
     /// Marks every worker's leaf data out of date: call it whenever the tape's leaf
-    /// data change other than by a step.
+    /// data change other than by a step or `set_inputs`.
     pub(super) fn invalidate(&mut self) {
         for worker in &mut self.workers {
             worker.ready = false;
@@ -123,7 +123,7 @@ impl Workers {
     }
 
     /// The buffers of the workers that hold the tape's leaf data (see
-    /// [`Worker::ready`]), for a step to write its new data into.
+    /// [`Worker::ready`]), for a step or `set_inputs` to write into as well.
     pub(super) fn ready(&mut self) -> impl Iterator<Item = &mut Buffers> {
         (self.workers.iter_mut())
             .filter(|w| w.ready)
