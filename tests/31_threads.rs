@@ -121,7 +121,8 @@ fn a_batch_on_threads_is_accumulate_over_each_chunk_then_flush_on_one_thread() {
 
 /// A random MLP's squared error on one sample (inputs that need no gradient half of the
 /// time, an L2 term a third of the time), compiled twice: two tapes over the same
-/// parameters, and the leaves a sample fills on each.
+/// parameters, and the leaves a sample fills on each (its features then its target, or
+/// the target first).
 fn random_model_tapes(rng: &mut StdRng) -> (MLP, [(Tape, Inputs); 2], usize) {
     let nin = rng.random_range(1..6);
     let mut widths: Vec<usize> = (0..rng.random_range(1..4))
@@ -129,7 +130,11 @@ fn random_model_tapes(rng: &mut StdRng) -> (MLP, [(Tape, Inputs); 2], usize) {
         .collect();
     widths.push(1);
     let model = MLP::new(nin, &widths, rng);
-    let (frozen, l2) = (rng.random_bool(0.5), rng.random_bool(0.3));
+    let (frozen, l2, target_first) = (
+        rng.random_bool(0.5),
+        rng.random_bool(0.3),
+        rng.random_bool(0.5),
+    );
     let compile = || {
         let x: Vec<Value> = (0..=nin)
             .map(|_| Value::new(0.0))
@@ -141,7 +146,11 @@ fn random_model_tapes(rng: &mut StdRng) -> (MLP, [(Tape, Inputs); 2], usize) {
             loss += model.parameters().iter().map(|p| p * p).sum::<Value>();
         }
         let tape = Tape::compile(&loss).unwrap();
-        let inputs = tape.inputs(&x).unwrap();
+        let mut leaves = x.clone();
+        if target_first {
+            leaves.rotate_right(1);
+        }
+        let inputs = tape.inputs(&leaves).unwrap();
         (tape, inputs)
     };
     let tapes = [compile(), compile()];

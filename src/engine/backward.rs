@@ -191,10 +191,21 @@ impl Value {
 /// parent `i` is the first value with more than one handle, after its own rule and its
 /// parents before `i` were handled; `None` once everything ran.
 fn run_tree(stack: &mut Vec<Value>) -> Option<(Value, usize)> {
-    while let Some(value) = stack.pop() {
+    let mut next = stack.pop();
+    while let Some(value) = next {
         let node = value.node();
         run_rule(&node);
+        let mut carried = None;
         let shared = match &*node.parents {
+            // (A chain's link: its parent is carried to the next turn, not pushed.)
+            Parents::One([parent]) | Parents::Constant([parent], _, _) => {
+                if Rc::strong_count(&parent.0) == 1 {
+                    carried = Some(parent.clone());
+                    None
+                } else {
+                    (parent.node().op != Op::Leaf).then_some(0)
+                }
+            }
             // (A list of parents shared with other nodes, a layer's inputs, gives each
             // of its values one consumer per node holding it: those are counted.)
             Parents::Neuron(..) => {
@@ -209,6 +220,7 @@ fn run_tree(stack: &mut Vec<Value>) -> Option<(Value, usize)> {
             drop(node);
             return Some((value, i));
         }
+        next = carried.or_else(|| stack.pop());
     }
     None
 }

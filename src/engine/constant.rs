@@ -16,17 +16,20 @@
 use super::op::Op;
 use super::ops::binary_rule;
 use super::rules::NO_CONSTS;
-use super::value::{Node, Parents, Side, Value};
+use super::value::{BackwardFn, Node, Parents, Side, Value};
 
 impl Value {
     /// `self op c` (or `c op self`, `side` saying where the constant goes) as one node
     /// holding the constant: the forward value and the derivatives of the two-operand
     /// op `op`, with `c` as one operand.
+    /// (Always inlined, so that each operator's node gets the rule of its own op: see
+    /// [`constant_rule`].)
+    #[inline(always)]
     pub(crate) fn with_constant(&self, op: Op, c: f64, side: Side) -> Value {
         let (a, b) = side.operands(self.data(), c);
         let data = op.forward(a, b, NO_CONSTS);
         let parents = Parents::Constant([self.clone()], c, side);
-        Value::from_op(data, op, parents, NO_CONSTS, Box::new(constant_rule))
+        Value::from_op(data, op, parents, NO_CONSTS, constant_rule(op))
     }
 
     /// Puts the leaf of a [`Parents::Constant`] node back (a no-op for any other node):
@@ -81,14 +84,36 @@ fn local_grads(out: &Node) -> (f64, f64) {
     side.split(out.op.local_grads(a, b, out.data, NO_CONSTS))
 }
 
-/// The rule of a node with a constant operand: the two-parent rule's line for the
-/// `Value` parent, `x.grad += d out / d x * out.grad` (the line for the constant, which
-/// no one reads, is [`constant_grad`], worked out when the constant is shown).
-fn constant_rule(out: &Node) {
-    let Parents::Constant([x], _, _) = &*out.parents else {
+/// The rule of a node with a constant operand, for the op `op` (one of `+ - * /`):
+/// the two-parent rule's line for the `Value` parent, `x.grad += d out / d x *
+/// out.grad` (the line for the constant, which no one reads, is [`constant_grad`],
+/// worked out when the constant is shown).
+///
+/// One closure per op, each with its op written in, so that the op's derivative is
+/// compiled into the rule instead of looked up in [`Op::local_grads`]'s table when it
+/// runs (measured with callgrind on the chain `y = &y * 1.0`: 523 -> 487 instructions
+/// per link).
+#[inline(always)]
+fn constant_rule(op: Op) -> BackwardFn {
+    match op {
+        Op::Add => Box::new(|out: &Node| add_constant_rule(out, Op::Add)),
+        Op::Sub => Box::new(|out: &Node| add_constant_rule(out, Op::Sub)),
+        Op::Mul => Box::new(|out: &Node| add_constant_rule(out, Op::Mul)),
+        Op::Div => Box::new(|out: &Node| add_constant_rule(out, Op::Div)),
+        _ => unreachable!("an f64 operand is kept only by + - * /, not by {op:?}"),
+    }
+}
+
+/// `x.grad += d out / d x * out.grad` for the node `out` of the op `op` (its own).
+#[inline(always)]
+fn add_constant_rule(out: &Node, op: Op) {
+    let Parents::Constant([x], c, side) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
-    let (dx, _) = local_grads(out);
+    // (`x`'s data read in the borrow that adds to its grad: one borrow fewer.)
+    let mut x = x.0.borrow_mut();
+    let (a, b) = side.operands(x.data, *c);
+    let (dx, _) = side.split(op.local_grads(a, b, out.data, NO_CONSTS));
     x.add_grad(dx * out.grad);
     out.constant_rule_ran.set(true);
 }

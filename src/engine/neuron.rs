@@ -231,9 +231,7 @@ fn add_terms<'a>(g: f64, b: &Value, terms: impl Iterator<Item = (&'a Value, &'a 
         let xd = x.data();
         let wd = {
             let mut w = w.0.borrow_mut();
-            if w.requires_grad {
-                w.grad += xd * g;
-            }
+            w.add_grad(xd * g);
             w.data
         };
         x.add_grad(wd * g);

@@ -237,6 +237,15 @@ pub(crate) struct Node {
 }
 
 impl Node {
+    /// `grad += delta`, unless this node needs no gradient ([`Value::add_grad`], for a
+    /// node already borrowed).
+    #[inline]
+    pub(crate) fn add_grad(&mut self, delta: f64) {
+        if self.requires_grad {
+            self.grad += delta;
+        }
+    }
+
     /// The op's constants ([`NO_CONSTS`] for ops without any).
     pub(crate) fn consts(&self) -> Consts {
         self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts)
@@ -413,10 +422,7 @@ impl Value {
     /// ```
     #[inline]
     pub fn add_grad(&self, delta: f64) {
-        let mut node = self.0.borrow_mut();
-        if node.requires_grad {
-            node.grad += delta;
-        }
+        self.0.borrow_mut().add_grad(delta);
     }
 
     /// The value computed by the forward pass (Python's `.data`).

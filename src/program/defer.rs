@@ -38,8 +38,17 @@ pub(crate) struct Lanes {
     firsts: Vec<u32>,
     /// The leaves whose gradients are not deferred, as ranges (in order).
     immediate: Vec<Range<usize>>,
-    /// For each deferred layer, in program order: its inputs, sample after sample.
+    /// For each deferred layer, in program order: its inputs, sample after sample
+    /// (unless a sample fills them: `fed`).
     inputs: Vec<Vec<f64>>,
+    /// For each deferred layer: its input nodes.
+    input_nodes: Vec<Range<usize>>,
+    /// For each deferred layer whose inputs are leaves that a sample fills, one after
+    /// the other from position `p` of the sample: `Some(p)` (the inputs are then read
+    /// from the samples rather than copied).
+    fed: Vec<Option<usize>>,
+    /// The leaves `fed` was found for.
+    fed_nodes: Vec<u32>,
     /// For each deferred layer: its neurons' gradients (after the activation's local
     /// derivative), sample after sample.
     grads: Vec<Vec<f64>>,
@@ -50,6 +59,9 @@ impl Lanes {
     pub(crate) fn new(program: &Program, samples: usize) -> Lanes {
         let deferred = program.layers.iter().filter(|l| l.deferred);
         let firsts = deferred.clone().map(|l| l.first).collect();
+        let input_nodes: Vec<Range<usize>> = (deferred.clone())
+            .map(|l| program.weights(l.first as usize).ys())
+            .collect();
         let (inputs, grads) = deferred
             .map(|l| {
                 let run = program.weights(l.first as usize);
@@ -79,6 +91,9 @@ impl Lanes {
             firsts,
             immediate,
             inputs,
+            fed: vec![None; input_nodes.len()],
+            fed_nodes: Vec::new(),
+            input_nodes,
             grads,
         }
     }
@@ -93,13 +108,35 @@ impl Lanes {
         !self.inputs.is_empty()
     }
 
-    /// Records the inputs `ys` and neuron gradients `sum_grads` of the deferred layer
-    /// whose first node is `first`, for the current sample.
+    /// Notes which deferred layers' inputs the samples fill, a sample filling the
+    /// leaves `nodes` with its numbers in order: those whose input nodes are, each
+    /// once, a stretch of `nodes`.
+    pub(crate) fn feed(&mut self, nodes: &[u32]) {
+        if self.fed_nodes == nodes {
+            return;
+        }
+        self.fed_nodes = nodes.to_vec();
+        for (fed, ys) in self.fed.iter_mut().zip(&self.input_nodes) {
+            let is_input = |k: &u32| ys.contains(&(*k as usize));
+            let at = nodes.iter().position(|&k| k as usize == ys.start);
+            *fed = at.filter(|&p| {
+                let stretch = (nodes.get(p..p + ys.len()))
+                    .is_some_and(|s| s.iter().zip(ys.clone()).all(|(&k, y)| k as usize == y));
+                stretch && nodes.iter().filter(|k| is_input(k)).count() == ys.len()
+            });
+        }
+    }
+
+    /// Records the inputs `ys` (unless the samples fill them) and neuron gradients
+    /// `sum_grads` of the deferred layer whose first node is `first`, for the current
+    /// sample.
     pub(super) fn record(&mut self, first: u32, ys: &[f64], sum_grads: &[f64]) {
         let (n, width) = (ys.len(), sum_grads.len());
         let d = self.firsts.iter().position(|&f| f == first);
         let d = d.expect("the sweep records the deferred layers only");
-        self.inputs[d][self.lane * n..][..n].copy_from_slice(ys);
+        if self.fed[d].is_none() {
+            self.inputs[d][self.lane * n..][..n].copy_from_slice(ys);
+        }
         self.grads[d][self.lane * width..][..width].copy_from_slice(sum_grads);
     }
 }
@@ -152,22 +189,28 @@ impl Program {
         self.layers = layers;
     }
 
-    /// The deferred weight gradients of the first `samples` samples recorded in
-    /// `lanes`: for each weight, its chunk sum from 0, sample after sample `+ y * z`
+    /// The deferred weight gradients of the `samples` recorded in `lanes` (the samples
+    /// of a chunk, whose numbers fill the leaves last given to [`Lanes::feed`]): for each weight, its chunk sum from 0, sample after sample `+ y * z`
     /// where its neuron's gradient `z` is not 0 (as each sample's backward pass would
     /// have added it), stored into `to` (or, with `add`, added into `to`, as the chunk
     /// sums are added into the tape's). Returns whether every chunk sum is finite.
-    pub(crate) fn add_deferred(
+    pub(crate) fn add_deferred<S: AsRef<[f64]>>(
         &self,
         lanes: &Lanes,
-        samples: usize,
+        samples: &[S],
         to: &mut [f64],
         add: bool,
     ) -> bool {
-        let mut check = [0.0; 4];
+        let mut check = [0.0; LANES];
         let deferred = self.layers.iter().filter(|l| l.deferred);
-        for ((layer, inputs), grads) in deferred.zip(&lanes.inputs).zip(&lanes.grads) {
+        let recorded = lanes.inputs.iter().zip(&lanes.fed).zip(&lanes.grads);
+        for (layer, ((inputs, &fed), grads)) in deferred.zip(recorded) {
             let width = layer.width as usize;
+            // Sample `s`'s inputs to the layer.
+            let input = |s: usize, n: usize| match fed {
+                Some(p) => &samples[s].as_ref()[p..p + n],
+                None => &inputs[s * n..][..n],
+            };
             for (j, k) in layer.nodes().enumerate() {
                 let run = self.weights(k);
                 let n = run.len as usize;
@@ -175,10 +218,10 @@ impl Program {
                 // that gradient.
                 let mut active = [(&[][..], 0.0); MAX_SAMPLES];
                 let mut count = 0;
-                for s in 0..samples {
+                for s in 0..samples.len() {
                     let z = grads[s * width + j];
                     if z != 0.0 {
-                        active[count] = (&inputs[s * n..][..n], z);
+                        active[count] = (input(s, n), z);
                         count += 1;
                     }
                 }
@@ -188,6 +231,10 @@ impl Program {
         check.iter().all(|c| c.is_finite())
     }
 }
+
+/// How many weights [`chunk_sums`] takes at once: enough independent chains of
+/// additions to keep the processor busy while each waits for its last addition.
+const LANES: usize = 8;
 
 /// The most samples [`Program::add_deferred`] adds at once: a chunk's
 /// ([`CHUNK`](crate::tape::CHUNK)).
@@ -199,8 +246,7 @@ const MAX_SAMPLES: usize = crate::tape::CHUNK;
 /// sum: 0 while all are finite, NaN after any other (exact, unlike a sum of the sums,
 /// which could overflow).
 #[inline]
-fn chunk_sums(row: &mut [f64], samples: &[(&[f64], f64)], add: bool, check: &mut [f64; 4]) {
-    const LANES: usize = 4;
+fn chunk_sums(row: &mut [f64], samples: &[(&[f64], f64)], add: bool, check: &mut [f64; LANES]) {
     let (rows, rest) = row.as_chunks_mut::<LANES>();
     for (c, r) in rows.iter_mut().enumerate() {
         let mut acc = [0.0; LANES];

@@ -434,6 +434,7 @@ impl Job<'_> {
         let lanes = &mut worker.lanes;
         let mut added = false;
         if self.backward && lanes.any() {
+            lanes.feed(&self.inputs.nodes);
             let ran = self.run_samples(buf, Some(&mut *lanes), samples, results);
             if ran.is_ok() {
                 added = matches!(sums, Sums::Add(_));
@@ -442,9 +443,8 @@ impl Job<'_> {
                     Sums::Add(to) => Some((&mut **to, true)),
                     Sums::None => None,
                 };
-                let finite = to.is_none_or(|(to, add)| {
-                    (self.program).add_deferred(lanes, samples.len(), to, add)
-                });
+                let finite =
+                    to.is_none_or(|(to, add)| (self.program).add_deferred(lanes, samples, to, add));
                 if finite {
                     hand_on(&mut sums, &buf.grad, lanes.immediate());
                     return Ok(());
