@@ -250,6 +250,43 @@ fn the_error_of_a_batch_is_that_of_its_lowest_failing_sample_on_any_threads() {
     assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
 }
 
+// Two weights whose gradient sums overflow over the chunks (each chunk's sum is
+// finite): w2's after chunk 1, w1's after chunk 5, in other rounds on 1 and on 2
+// threads. The error names the same leaf on any threads; a later sample's own error
+// comes first.
+#[test]
+fn sums_that_overflow_over_the_chunks_give_one_error_on_any_threads() {
+    let error = |threads: usize, bad_sample: bool| {
+        let (w1, w2) = (
+            Value::new(1.0).with_label("w1"),
+            Value::new(1.0).with_label("w2"),
+        );
+        let (x1, x2) = (
+            Value::new(0.0).no_grad(),
+            Value::new(0.0).no_grad().with_label("x2"),
+        );
+        let mut tape = Tape::compile(&(&(&w1 * &x1) + &(&w2 * &x2))).unwrap();
+        let inputs = tape.inputs(&[x1, x2]).unwrap();
+        let mut samples = vec![[0.0, 0.0]; 6 * CHUNK];
+        (samples[0][1], samples[CHUNK][1]) = (1e308, 1e308);
+        (samples[4 * CHUNK][0], samples[5 * CHUNK][0]) = (1e308, 1e308);
+        if bad_sample {
+            samples[5 * CHUNK + 1][1] = f64::INFINITY;
+        }
+        let err = tape
+            .accumulate_batch(&inputs, &samples, threads)
+            .unwrap_err();
+        assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
+        err.to_string()
+    };
+    for bad_sample in [false, true] {
+        let one = error(1, bad_sample);
+        assert!(one.contains(if bad_sample { "x2" } else { "w1" }), "{one}");
+        assert_eq!(error(2, bad_sample), one);
+        assert_eq!(error(16, bad_sample), one);
+    }
+}
+
 /// An MLP(1, [2, 1]) with hidden weights 1e-20, biases 0 and output weights `w2`, its
 /// output on one input compiled, and that input (it needs no gradient). A hidden
 /// weight's gradient per sample is `x * w2`.
@@ -521,6 +558,71 @@ fn another_tape_over_a_trainings_parameters_refuses_to_run_until_it_ends() {
     training.finish();
     let after = other.accumulate_batch(&other_inputs, &batch, 1).unwrap();
     assert_eq!(after, tape.accumulate_batch(&inputs, &batch, 1).unwrap());
+}
+
+/// `y = w * x * s`: `w` trained, `x` a leaf no one feeds or trains, `s` fed per sample.
+fn w_x_s_tape() -> (Value, Value, Tape, Inputs) {
+    let (w, x, s) = (
+        Value::new(3.0),
+        Value::new(1.0).no_grad(),
+        Value::new(0.0).no_grad(),
+    );
+    let y = &(&w * &x) * &s;
+    let tape = Tape::compile_with_outputs(&y, std::slice::from_ref(&y)).unwrap();
+    let fill_s = tape.inputs(std::slice::from_ref(&s)).unwrap();
+    (w, x, tape, fill_s)
+}
+
+// x.data = 5 after a training's last step, before it ends: the next run uses x = 5
+#[test]
+fn a_leaf_written_after_a_trainings_last_step_is_read_by_the_next_run() {
+    for threads in [1, 2] {
+        let (w, x, mut tape, fill_s) = w_x_s_tape();
+        let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+        let mut training = tape.train(&mut opt, threads).unwrap();
+        training.step(&fill_s, &[[1.0], [2.0]]).unwrap();
+        x.set_data(5.0);
+        training.finish();
+        let y = tape.evaluate_batch(&fill_s, &[[1.0]], threads).unwrap()[0][0];
+        assert_eq!(y, w.data() * 5.0, "{threads} threads");
+    }
+}
+
+// x.data = 5 while a training holds w: evaluating on it is refused, as a step is, and
+// after it ends the tape runs on the trained w and the new x
+#[test]
+fn evaluating_during_a_training_after_a_value_was_written_is_refused() {
+    for threads in [1, 2] {
+        let (w, x, mut tape, fill_s) = w_x_s_tape();
+        let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+        let mut training = tape.train(&mut opt, threads).unwrap();
+        training.step(&fill_s, &[[1.0], [2.0]]).unwrap();
+        let trained = training.params()[0];
+        x.set_data(5.0);
+        let refused = training.evaluate_batch(&fill_s, &[[1.0]]).unwrap_err();
+        assert!(refused.to_string().contains("finish()"), "{refused}");
+        training.finish();
+        assert_eq!(w.data(), trained);
+        let y = tape.evaluate_batch(&fill_s, &[[1.0]], threads).unwrap()[0][0];
+        assert_eq!(y, trained * 5.0, "{threads} threads");
+    }
+}
+
+// A new input made with no_grad, or another tape's error (which builds its graph again
+// to name the culprit), writes no Value a training holds: its next step runs
+#[test]
+fn a_new_no_grad_leaf_or_another_tapes_error_does_not_stop_a_training() {
+    let (w, _, mut tape, fill_s) = w_x_s_tape();
+    let (v, z) = (Value::new(1.0), Value::new(0.0).no_grad());
+    let mut other = Tape::compile(&(&v * &z).exp()).unwrap();
+    let fill_z = other.inputs(std::slice::from_ref(&z)).unwrap();
+    let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+    let mut training = tape.train(&mut opt, 1).unwrap();
+    training.step(&fill_s, &[[1.0]]).unwrap();
+    let _input = Value::new(2.0).no_grad();
+    other.set_inputs(&fill_z, &[1000.0]).unwrap();
+    assert!(other.accumulate().is_err()); // exp(1000) overflows
+    assert!(training.step(&fill_s, &[[1.0]]).is_ok());
 }
 
 #[test]

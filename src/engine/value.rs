@@ -28,9 +28,9 @@ thread_local! {
     /// when it last read them, so no user call is needed to tell it that the data
     /// changed. (`Value` is not `Send`, so a tape and its leaves live on one thread.)
     static DATA_WRITES: Cell<u64> = const { Cell::new(0) };
-    /// How many leaves this thread has marked [`no_grad`](Value::no_grad): a tape that
-    /// keeps which parameters need a gradient (`Tape::flush_and_step`) looks again when
-    /// it changes.
+    /// How many leaves held elsewhere (by a tape, a model, an optimiser) this thread has
+    /// marked [`no_grad`](Value::no_grad): a tape that keeps which parameters need a
+    /// gradient (`Tape::flush_and_step`) looks again when it changes.
     static GRAD_MARKS: Cell<u64> = const { Cell::new(0) };
 }
 
@@ -592,7 +592,11 @@ impl Value {
             );
             node.requires_grad = false;
         }
-        GRAD_MARKS.with(|n| n.set(n.get().wrapping_add(1)));
+        // A leaf no one else holds (a new one, `Value::new(x).no_grad()`) is on no tape:
+        // no tape need look again.
+        if Rc::strong_count(&self.0) > 1 {
+            GRAD_MARKS.with(|n| n.set(n.get().wrapping_add(1)));
+        }
         self
     }
 

@@ -285,15 +285,24 @@ impl Tape {
             let start = r * per_round * width;
             let results = &mut results[start..start + samples.len() * width];
             let ran = self.run_round(inputs, samples, results, threads, backward);
-            if let Err(error) = ran {
-                if backward {
-                    // As `accumulate` after an error: the sums since the last flush go.
-                    self.buf.grad[..self.leaves.len()].fill(0.0);
-                }
-                return Err(error);
-            }
+            self.drop_sums_on_error(ran, backward)?;
+        }
+        // The sums over the chunks are looked at once, at the end: the rounds depend on
+        // the threads, the final sums do not (nor which leaf's sum overflowed first).
+        if backward {
+            let checked = self.check_sums();
+            self.drop_sums_on_error(checked, backward)?;
         }
         Ok(results)
+    }
+
+    /// `ran`, after setting the sums since the last flush to 0 if it is an error of a
+    /// `backward` batch (as `accumulate` does after an error).
+    fn drop_sums_on_error(&mut self, ran: Result<(), Error>, backward: bool) -> Result<(), Error> {
+        if ran.is_err() && backward {
+            self.buf.grad[..self.leaves.len()].fill(0.0);
+        }
+        ran
     }
 
     /// One round of a batch: its chunks shared out among up to `threads` threads (each
@@ -369,9 +378,6 @@ impl Tape {
             if backward {
                 self.add_chunk_sums(workers);
             }
-        }
-        if backward {
-            self.check_sums()?;
         }
         Ok(())
     }

@@ -277,8 +277,13 @@ impl Tape {
         }
         // The sums were handed over: reset them, as `flush_grads` does.
         self.buf.grad[..self.leaves.len()].fill(0.0);
+        // The tape holds the same numbers as the `Value`s, nothing to read back, unless
+        // a leaf was written since the tape last read them (after a `Training`'s last
+        // step): then the next run reads them all again.
+        let fresh = data_writes() == self.leaves_read_at;
         count_data_write();
-        // The tape holds the same numbers as the `Value`s: nothing to read back.
-        self.leaves_read_at = data_writes();
+        if fresh {
+            self.leaves_read_at = data_writes();
+        }
     }
 }

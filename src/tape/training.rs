@@ -118,14 +118,7 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
         inputs: &Inputs,
         samples: &[S],
     ) -> Result<Vec<f64>, Error> {
-        if data_writes() != self.writes || grad_marks() != self.marks {
-            return Err(Error::InvalidInput(
-                "a Value was written (set_data, an optimizer's step, no_grad) while a \
-                 Training held the parameters: its numbers would overwrite that; \
-                 finish() the Training first, then start another"
-                    .to_owned(),
-            ));
-        }
+        self.check_unwritten()?;
         let losses = self.tape.accumulate_batch(inputs, samples, self.threads)?;
         if !self.unwritten {
             let held = self.opt.params().iter().map(Value::address).collect();
@@ -153,13 +146,30 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
     ///
     /// # Errors
     ///
-    /// Those of [`Tape::evaluate_batch`].
+    /// [`Error::InvalidInput`] (nothing runs) if a `Value` was written meanwhile, as
+    /// [`step`](Training::step) refuses; those of [`Tape::evaluate_batch`].
     pub fn evaluate_batch<S: AsRef<[f64]> + Sync>(
         &mut self,
         inputs: &Inputs,
         samples: &[S],
     ) -> Result<Vec<Vec<f64>>, Error> {
+        self.check_unwritten()?;
         self.tape.evaluate_batch(inputs, samples, self.threads)
+    }
+
+    /// `Ok` unless a `Value`'s data was written, or a value held elsewhere marked
+    /// `no_grad`, on this thread since the training started (the tape would read the
+    /// `Value`s again, and their old numbers would replace the trained ones).
+    fn check_unwritten(&self) -> Result<(), Error> {
+        if data_writes() != self.writes || grad_marks() != self.marks {
+            return Err(Error::InvalidInput(
+                "a Value was written (set_data, an optimizer's step, no_grad) while a \
+                 Training held the parameters: its numbers would overwrite that; \
+                 finish() the Training first, then start another"
+                    .to_owned(),
+            ));
+        }
+        Ok(())
     }
 
     /// The optimiser, e.g. to change its learning rate between steps.
