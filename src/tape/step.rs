@@ -17,7 +17,7 @@ use crate::engine::{count_data_write, data_writes, grad_marks, Value};
 use crate::error::Error;
 use crate::optim::Optimizer;
 use crate::program::{all_finite, Buffers};
-use crate::threads::check_threads;
+use crate::threads::{check_threads, share};
 
 /// In [`StepPlan::leaf`]: the parameter is not a leaf of the tape.
 const ELSEWHERE: u32 = u32::MAX;
@@ -257,11 +257,12 @@ impl Tape {
         self.buf.grads_finite = true;
         self.unflushed = false;
         opt.step_numbers(&mut plan.data, &plan.grads, threads)?;
-        // The new data into the tape's copy, and into the workers' that hold it.
-        let fed = &self.fed[..leaves];
-        for buf in std::iter::once(&mut self.buf).chain(self.workers.ready()) {
-            plan.put_data(buf, fed);
-        }
+        // The new data into the tape's copy, and into the workers' that hold it: one
+        // set of buffers per unit, on the threads (as each worker copied the leaves on
+        // its own thread before).
+        let (plan, fed) = (&*plan, &self.fed[..leaves]);
+        let bufs = std::iter::once(&mut self.buf).chain(self.workers.ready());
+        share(bufs.collect(), threads, |buf| plan.put_data(buf, fed));
         Ok(())
     }
 
