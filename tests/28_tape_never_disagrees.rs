@@ -204,3 +204,38 @@ fn check_names_the_first_node_that_is_not_the_graph_built_again() {
         still_the_graph_on_other_data(&[2.0], &[-1.0], |x| Ok(&x[0] - x[0].data())).unwrap_err();
     assert!(matches!(err, Error::TapeMismatch { op: "", .. }), "{err}");
 }
+
+/// `neuron(b, [w], [x], sigmoid) * 1e300` with w = 1e-20 and b = 0: the sum is finite
+/// unless x is, and on x = 1e10 the backward pass overflows in w's gradient
+/// (x · sigmoid'(s) · 1e300).
+fn scaled_sigmoid_neuron(b: &Value, w: &Value, x: &Value) -> Value {
+    &Value::neuron(
+        b,
+        std::slice::from_ref(w),
+        std::slice::from_ref(x),
+        Activation::Sigmoid,
+    )
+    .unwrap()
+        * 1e300
+}
+
+// n = neuron(b, [w], [x], sigmoid) compiled while x is inf (its sum is a node of its own,
+// so that the overflow is reported), then run on x = 1e10 (one node, as a graph built
+// on that data is): the tape's backward error is that graph's
+#[test]
+fn a_neuron_compiled_on_an_overflowed_sum_reports_errors_as_the_graph_built_again() {
+    let (b, w, x) = (
+        Value::new(0.0),
+        Value::new(1e-20),
+        Value::new(f64::INFINITY).no_grad(),
+    );
+    let mut tape = Tape::compile(&scaled_sigmoid_neuron(&b, &w, &x)).unwrap();
+    x.set_data(1e10);
+    tape.forward().unwrap();
+    let tape_error = tape.backward().unwrap_err().to_string();
+    let graph_error = scaled_sigmoid_neuron(&b, &w, &x)
+        .try_backward()
+        .unwrap_err();
+    assert_eq!(tape_error, graph_error.to_string());
+    assert!(tape_error.contains("sigmoid neuron"), "{tape_error}");
+}

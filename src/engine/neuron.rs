@@ -169,7 +169,15 @@ impl Value {
         let out = Value::from_op(data, op, parents, NO_CONSTS, Box::new(rule));
         Ok(match (activation, separate) {
             (Activation::LeakyRelu(slope), _) => out.leaky_relu(slope),
-            (_, Some(op)) => out.unary(op, NO_CONSTS),
+            (_, Some(op)) => {
+                let activation = out.unary(op, NO_CONSTS);
+                let mut node = activation.0.borrow_mut();
+                node.extra
+                    .get_or_insert_with(Default::default)
+                    .neuron_activation = true;
+                drop(node);
+                activation
+            }
             _ => out,
         })
     }

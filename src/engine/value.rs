@@ -203,6 +203,10 @@ pub(crate) struct Extra {
     pub(crate) consts: Consts,
     /// The name and closures of a [`Value::custom`] op.
     pub(crate) custom: Option<Custom>,
+    /// Whether this is the activation [`Value::neuron`] put on a node of its own above
+    /// its sum because the sum was not finite (on finite data the same call makes one
+    /// node): a tape compiled from it builds the neuron again the same way.
+    pub(crate) neuron_activation: bool,
 }
 
 /// One node of the expression graph: what a Python `Value` object holds.
@@ -249,6 +253,12 @@ impl Node {
     /// The op's constants ([`NO_CONSTS`] for ops without any).
     pub(crate) fn consts(&self) -> Consts {
         self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts)
+    }
+
+    /// Whether this is the activation of a [`Value::neuron`] whose sum was not finite
+    /// (see [`Extra::neuron_activation`]).
+    pub(crate) fn neuron_activation(&self) -> bool {
+        self.extra.as_ref().is_some_and(|e| e.neuron_activation)
     }
 
     /// The parents, in the order the operation received them.

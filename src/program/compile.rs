@@ -112,6 +112,7 @@ impl Program {
             runs: Vec::new(),
             labels: Vec::new(),
             neurons: Vec::new(),
+            neuron_activations: Vec::new(),
             customs: Vec::new(),
             custom_parents: Vec::new(),
             side_by_side: Vec::new(),
@@ -150,6 +151,9 @@ impl Program {
                 }
                 (None, Arity::Zero) => (Step::Leaf, [0, 0]),
                 (None, Arity::One) if node.consts() == NO_CONSTS => {
+                    if node.neuron_activation() {
+                        program.neuron_activations.push(k);
+                    }
                     (Step::Unary(node.op), [idx(&parents[0]), 0])
                 }
                 (None, Arity::One) => {

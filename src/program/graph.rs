@@ -24,6 +24,7 @@ impl Program {
         let one = self.one();
         let mut labels = self.labels.iter().peekable();
         let mut neurons = self.neurons.iter().peekable();
+        let mut activations = self.neuron_activations.iter().peekable();
         let mut nodes: Vec<Value> = Vec::with_capacity(self.steps.len());
         for (k, &step) in self.steps.iter().enumerate() {
             let [a, b] = self.args[k].map(|i| i as usize);
@@ -52,6 +53,11 @@ impl Program {
                         true => leaf,
                         false => leaf.no_grad(),
                     }
+                }
+                // (The neuron below, `a`, then stays out of the graph.)
+                Step::Unary(op) if activations.next_if(|&&j| j as usize == k).is_some() => {
+                    let [start, end] = self.args[a].map(|i| i as usize);
+                    self.neuron(&nodes, &self.runs[start..end], Step::DotThen(op))
                 }
                 Step::Unary(op) => nodes[a].unary(op, self.consts[b]),
                 Step::Binary(op) => nodes[a].binary(&nodes[b], op),

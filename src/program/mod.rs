@@ -102,6 +102,11 @@ pub struct Program {
     /// The nodes that are one [`Value::neuron`](crate::Value::neuron) node in the graph
     /// (rather than a `sum`), in order (so that the rebuilt graph has the same nodes).
     pub(crate) neurons: Vec<u32>,
+    /// The activations that a [`Value::neuron`](crate::Value::neuron) call put on a
+    /// node of their own because its sum was not finite when the graph was built, in
+    /// order: the rebuilt graph makes them with the same call, which on finite data
+    /// makes one node, as the user's program would.
+    pub(crate) neuron_activations: Vec<u32>,
     /// The closures of the custom ops, in the order of their nodes.
     pub(crate) customs: Vec<Custom>,
     /// The parents of all custom nodes, back to back.
