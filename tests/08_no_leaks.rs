@@ -9,8 +9,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
 use micrograd::nn::{Activation, MLP};
-use micrograd::random::PythonRandom;
 use micrograd::Value;
+use rand::{rngs::StdRng, SeedableRng};
 
 /// The system allocator, counting the bytes live on each thread.
 struct Counting;
@@ -59,7 +59,7 @@ fn build_and_run() {
         &[d.clone(), c],
         Activation::Tanh,
     );
-    let model = MLP::new(2, &[3, 1], &mut PythonRandom::seed(1));
+    let model = MLP::new(2, &[3, 1], &mut StdRng::seed_from_u64(1));
     let m = model.forward_f64(&[1.0, -2.0]).expect("2 inputs").remove(0);
     (n.expect("2 weights") * &m).backward();
     let mut chain = f.clone();
