@@ -120,7 +120,7 @@ fn a_batch_on_threads_is_accumulate_over_each_chunk_then_flush_on_one_thread() {
 }
 
 /// A random MLP's squared error on one sample (inputs that need no gradient half of the
-/// time, an L2 term a third of the time), compiled twice: two tapes over the same
+/// time, an L2 term a third of the time, `p * p` or `p.powi(2)`), compiled twice: two tapes over the same
 /// parameters, and the leaves a sample fills on each (its features then its target, or
 /// the target first).
 fn random_model_tapes(rng: &mut StdRng) -> (MLP, [(Tape, Inputs); 2], usize) {
@@ -130,9 +130,10 @@ fn random_model_tapes(rng: &mut StdRng) -> (MLP, [(Tape, Inputs); 2], usize) {
         .collect();
     widths.push(1);
     let model = MLP::new(nin, &widths, rng);
-    let (frozen, l2, target_first) = (
+    let (frozen, l2, target_first, powi) = (
         rng.random_bool(0.5),
         rng.random_bool(0.3),
+        rng.random_bool(0.5),
         rng.random_bool(0.5),
     );
     let compile = || {
@@ -143,7 +144,9 @@ fn random_model_tapes(rng: &mut StdRng) -> (MLP, [(Tape, Inputs); 2], usize) {
         let out = &model.forward(&x[..nin]).unwrap()[0];
         let mut loss = (out - &x[nin]).powi(2);
         if l2 {
-            loss += model.parameters().iter().map(|p| p * p).sum::<Value>();
+            // (each weight used once more, by a two-parent op or by a one-parent one)
+            let square = |p: &Value| if powi { p.powi(2) } else { p * p };
+            loss += model.parameters().iter().map(square).sum::<Value>();
         }
         let tape = Tape::compile(&loss).unwrap();
         let mut leaves = x.clone();

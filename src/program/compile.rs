@@ -173,9 +173,9 @@ impl Program {
             }
         }
         data.push(1.0);
-        program.plan_run_grads();
+        let written = program.plan_run_grads();
         program.group_layers(leaves.len(), &depths);
-        program.plan_deferred();
+        program.plan_deferred(&written);
         program.group_side_by_side(leaves.len(), &depths);
         program.outputs = outputs
             .iter()
@@ -362,8 +362,9 @@ const SIDE_BY_SIDE_MIN_TERMS: u32 = 3;
 impl Program {
     /// Fills [`Program::run_grads`]: a run's half needs its gradients if one of its
     /// nodes is neither a frozen leaf nor the constant 1 after the root; and
-    /// [`Program::frozen_written`].
-    fn plan_run_grads(&mut self) {
+    /// [`Program::frozen_written`]. Returns how many gradient contributions each node
+    /// gets in a backward pass (see [`gradient_writes`](Program::gradient_writes)).
+    fn plan_run_grads(&mut self) -> Vec<u32> {
         let mut needs = vec![true; self.steps.len() + 1];
         for &i in &self.frozen {
             needs[i as usize] = false;
@@ -373,13 +374,24 @@ impl Program {
         self.run_grads = (self.runs.iter())
             .map(|r| u8::from(any(r.xs())) | (u8::from(any(r.ys())) << 1))
             .collect();
-        // What the backward pass writes: every half of a run it computes, and the
-        // parents of the other ops.
-        let mut written = vec![false; self.steps.len() + 1];
+        let written = self.gradient_writes();
+        self.frozen_written = (self.frozen.iter())
+            .copied()
+            .filter(|&i| written[i as usize] > 0)
+            .collect();
+        written
+    }
+
+    /// How many contributions each node's gradient gets in a backward pass: one from
+    /// every half of a run the pass computes ([`Program::run_grads`]) that holds it, one
+    /// for each time it is a parent of a one- or two-parent op or of a custom op.
+    fn gradient_writes(&self) -> Vec<u32> {
+        let mut written = vec![0u32; self.steps.len() + 1];
         for (run, &need) in self.runs.iter().zip(&self.run_grads) {
-            let halves = [(need & 1 != 0, run.xs()), (need & 2 != 0, run.ys())];
-            for (_, half) in halves.into_iter().filter(|(computed, _)| *computed) {
-                written[half].fill(true);
+            for (bit, half) in [(1, run.xs()), (2, run.ys())] {
+                if need & bit != 0 {
+                    written[half].iter_mut().for_each(|w| *w += 1);
+                }
             }
         }
         for (step, &[a, b]) in self.steps.iter().zip(&self.args) {
@@ -390,13 +402,10 @@ impl Program {
                 Step::Leaf | Step::Dot | Step::DotThen(_) => &[],
             };
             for &p in parents {
-                written[p as usize] = true;
+                written[p as usize] += 1;
             }
         }
-        self.frozen_written = (self.frozen.iter())
-            .copied()
-            .filter(|&i| written[i as usize])
-            .collect();
+        written
     }
 
     /// Finds the groups of four consecutive `sum`s (with or without an activation) that

@@ -34,47 +34,49 @@ use super::{Program, Run};
 pub(crate) struct Lanes {
     /// Which sample of the chunk the next backward pass records.
     pub(crate) lane: usize,
-    /// The first node of each deferred layer, in program order.
-    firsts: Vec<u32>,
+    /// The deferred layers, in program order.
+    layers: Vec<Recorded>,
     /// The leaves whose gradients are not deferred, as ranges (in order).
     immediate: Vec<Range<usize>>,
-    /// For each deferred layer, in program order: its inputs, sample after sample
-    /// (unless a sample fills them: `fed`).
-    inputs: Vec<Vec<f64>>,
-    /// For each deferred layer: its input nodes.
-    input_nodes: Vec<Range<usize>>,
-    /// For each deferred layer whose inputs are leaves that a sample fills, one after
-    /// the other from position `p` of the sample: `Some(p)` (the inputs are then read
-    /// from the samples rather than copied).
-    fed: Vec<Option<usize>>,
-    /// The leaves `fed` was found for.
+    /// The leaves the samples fill, as last given to [`Lanes::feed`].
     fed_nodes: Vec<u32>,
-    /// For each deferred layer: its neurons' gradients (after the activation's local
-    /// derivative), sample after sample.
-    grads: Vec<Vec<f64>>,
+}
+
+/// What [`Lanes`] keeps of one deferred layer.
+#[derive(Debug)]
+struct Recorded {
+    /// The layer's first node.
+    first: u32,
+    /// Its input nodes.
+    input_nodes: Range<usize>,
+    /// `Some(p)` if its inputs are leaves a sample fills, one after the other from
+    /// position `p` of the sample: they are then read from the samples, not copied.
+    fed: Option<usize>,
+    /// Its inputs, sample after sample (unless `fed`).
+    inputs: Vec<f64>,
+    /// Its neurons' gradients (after the activation's local derivative), sample after
+    /// sample.
+    grads: Vec<f64>,
 }
 
 impl Lanes {
     /// Room for `samples` samples of `program`'s deferred layers (none if it has none).
     pub(crate) fn new(program: &Program, samples: usize) -> Lanes {
         let deferred = program.layers.iter().filter(|l| l.deferred);
-        let firsts = deferred.clone().map(|l| l.first).collect();
-        let input_nodes: Vec<Range<usize>> = (deferred.clone())
-            .map(|l| program.weights(l.first as usize).ys())
-            .collect();
-        let (inputs, grads) = deferred
+        let layers = (deferred.clone())
             .map(|l| {
                 let run = program.weights(l.first as usize);
-                let width = l.width as usize;
-                (
-                    vec![0.0; samples * run.len as usize],
-                    vec![0.0; samples * width],
-                )
+                Recorded {
+                    first: l.first,
+                    input_nodes: run.ys(),
+                    fed: None,
+                    inputs: vec![0.0; samples * run.len as usize],
+                    grads: vec![0.0; samples * l.width as usize],
+                }
             })
-            .unzip();
+            .collect();
         // The deferred weights' ranges, in order; the leaves between them are the others.
-        let mut weights: Vec<Range<usize>> = (program.layers.iter())
-            .filter(|l| l.deferred)
+        let mut weights: Vec<Range<usize>> = deferred
             .flat_map(|l| l.nodes().map(|k| program.weights(k).xs()))
             .collect();
         weights.sort_by_key(|r| r.start);
@@ -88,13 +90,9 @@ impl Lanes {
         }
         Lanes {
             lane: 0,
-            firsts,
+            layers,
             immediate,
-            inputs,
-            fed: vec![None; input_nodes.len()],
             fed_nodes: Vec::new(),
-            input_nodes,
-            grads,
         }
     }
 
@@ -105,7 +103,7 @@ impl Lanes {
 
     /// Whether there is anything to defer.
     pub(crate) fn any(&self) -> bool {
-        !self.inputs.is_empty()
+        !self.layers.is_empty()
     }
 
     /// Notes which deferred layers' inputs the samples fill, a sample filling the
@@ -116,10 +114,11 @@ impl Lanes {
             return;
         }
         self.fed_nodes = nodes.to_vec();
-        for (fed, ys) in self.fed.iter_mut().zip(&self.input_nodes) {
+        for layer in &mut self.layers {
+            let ys = &layer.input_nodes;
             let is_input = |k: &u32| ys.contains(&(*k as usize));
             let at = nodes.iter().position(|&k| k as usize == ys.start);
-            *fed = at.filter(|&p| {
+            layer.fed = at.filter(|&p| {
                 let stretch = (nodes.get(p..p + ys.len()))
                     .is_some_and(|s| s.iter().zip(ys.clone()).all(|(&k, y)| k as usize == y));
                 stretch && nodes.iter().filter(|k| is_input(k)).count() == ys.len()
@@ -131,13 +130,13 @@ impl Lanes {
     /// `sum_grads` of the deferred layer whose first node is `first`, for the current
     /// sample.
     pub(super) fn record(&mut self, first: u32, ys: &[f64], sum_grads: &[f64]) {
-        let (n, width) = (ys.len(), sum_grads.len());
-        let d = self.firsts.iter().position(|&f| f == first);
-        let d = d.expect("the sweep records the deferred layers only");
-        if self.fed[d].is_none() {
-            self.inputs[d][self.lane * n..][..n].copy_from_slice(ys);
+        let (n, width, lane) = (ys.len(), sum_grads.len(), self.lane);
+        let layer = self.layers.iter_mut().find(|l| l.first == first);
+        let layer = layer.expect("the sweep records the deferred layers only");
+        if layer.fed.is_none() {
+            layer.inputs[lane * n..][..n].copy_from_slice(ys);
         }
-        self.grads[d][self.lane * width..][..width].copy_from_slice(sum_grads);
+        layer.grads[lane * width..][..width].copy_from_slice(sum_grads);
     }
 }
 
@@ -152,27 +151,9 @@ impl Program {
     /// ([`Layer::deferred`](super::Layer::deferred)): layers of neurons whose weights all
     /// need their gradients, are no constant the engine made, and get no other
     /// gradient contribution in the program than their term in this layer.
-    pub(super) fn plan_deferred(&mut self) {
-        // How many contributions each node's gradient gets in a backward pass.
-        let mut written = vec![0u32; self.steps.len() + 1];
-        for (run, &need) in self.runs.iter().zip(&self.run_grads) {
-            for (bit, half) in [(1, run.xs()), (2, run.ys())] {
-                if need & bit != 0 {
-                    written[half].iter_mut().for_each(|w| *w += 1);
-                }
-            }
-        }
-        for (step, &[a, b]) in self.steps.iter().zip(&self.args) {
-            let parents: &[u32] = match step {
-                super::Step::Binary(_) => &[a, b],
-                super::Step::Unary(_) => &[a],
-                super::Step::Custom(_) => &self.custom_parents[a as usize..b as usize],
-                _ => &[],
-            };
-            for &p in parents {
-                written[p as usize] += 1;
-            }
-        }
+    /// `written[i]` is how many gradient contributions node `i` gets in a backward pass
+    /// ([`gradient_writes`](Program::gradient_writes)).
+    pub(super) fn plan_deferred(&mut self, written: &[u32]) {
         let mut frozen = vec![false; self.steps.len()];
         for &i in &self.frozen {
             frozen[i as usize] = true;
@@ -203,13 +184,12 @@ impl Program {
     ) -> bool {
         let mut check = [0.0; LANES];
         let deferred = self.layers.iter().filter(|l| l.deferred);
-        let recorded = lanes.inputs.iter().zip(&lanes.fed).zip(&lanes.grads);
-        for (layer, ((inputs, &fed), grads)) in deferred.zip(recorded) {
-            let width = layer.width as usize;
+        for (layer, recorded) in deferred.zip(&lanes.layers) {
+            let (width, grads) = (layer.width as usize, &recorded.grads);
             // Sample `s`'s inputs to the layer.
-            let input = |s: usize, n: usize| match fed {
+            let input = |s: usize, n: usize| match recorded.fed {
                 Some(p) => &samples[s].as_ref()[p..p + n],
-                None => &inputs[s * n..][..n],
+                None => &recorded.inputs[s * n..][..n],
             };
             for (j, k) in layer.nodes().enumerate() {
                 let run = self.weights(k);

@@ -150,6 +150,17 @@ enum Sums<'a> {
     Add(&'a mut [f64]),
 }
 
+impl Sums<'_> {
+    /// Where the sums go, and whether they are added there (else stored).
+    fn target(&mut self) -> Option<(&mut [f64], bool)> {
+        match self {
+            Sums::Store(to) => Some((to, false)),
+            Sums::Add(to) => Some((to, true)),
+            Sums::None => None,
+        }
+    }
+}
+
 /// What every worker reads: the program, the leaves' data before the batch, which
 /// leaves a sample fills, and what to run.
 struct Job<'a> {
@@ -444,13 +455,8 @@ impl Job<'_> {
             let ran = self.run_samples(buf, Some(&mut *lanes), samples, results);
             if ran.is_ok() {
                 added = matches!(sums, Sums::Add(_));
-                let to = match &mut sums {
-                    Sums::Store(to) => Some((&mut **to, false)),
-                    Sums::Add(to) => Some((&mut **to, true)),
-                    Sums::None => None,
-                };
-                let finite =
-                    to.is_none_or(|(to, add)| (self.program).add_deferred(lanes, samples, to, add));
+                let finite = (sums.target())
+                    .is_none_or(|(to, add)| (self.program).add_deferred(lanes, samples, to, add));
                 if finite {
                     hand_on(&mut sums, &buf.grad, lanes.immediate());
                     return Ok(());
@@ -509,11 +515,13 @@ impl Job<'_> {
 
 /// Hands a chunk's sums of the leaves `ranges` on from `grad`, as `sums` says.
 fn hand_on(sums: &mut Sums<'_>, grad: &[f64], ranges: &[std::ops::Range<usize>]) {
+    let Some((to, added)) = sums.target() else {
+        return;
+    };
     for r in ranges {
-        match sums {
-            Sums::Store(to) => to[r.clone()].copy_from_slice(&grad[r.clone()]),
-            Sums::Add(to) => add(&mut to[r.clone()], &grad[r.clone()]),
-            Sums::None => {}
+        match added {
+            true => add(&mut to[r.clone()], &grad[r.clone()]),
+            false => to[r.clone()].copy_from_slice(&grad[r.clone()]),
         }
     }
 }
