@@ -4,7 +4,7 @@
 //! Each rule is checked against steps worked out by hand in the comments.
 
 use approx::assert_relative_eq;
-use micrograd::optim::{AdamW, OptimizerState};
+use micrograd::optim::{AdamW, Around, OptimizerState};
 use micrograd::prelude::*;
 
 /// A parameter whose gradient is `grad` (as if `backward` had just run).
@@ -451,6 +451,48 @@ fn step_numbers_is_step_on_plain_numbers_bit_for_bit_on_any_threads() {
         assert_eq!((b.state(), c.state()), (a.state(), a.state()));
         // The Values of `step_numbers` were not touched.
         assert!(b.params().iter().zip(&data).all(|(p, &d)| p.data() == d));
+    }
+}
+
+// A caller that makes the gradients and takes the new data block by block (a tape's
+// step: its gradient sums in, its new weights out, on the threads that update them)
+// gets the bits of step_numbers, from every optimiser, also one written elsewhere.
+#[test]
+fn step_numbers_around_takes_gradients_from_before_and_hands_every_new_number_to_after() {
+    let (data, grads, mut opts) = numbers_and_optimizers();
+    let [plain, around, _] = &mut opts[..] else {
+        unreachable!()
+    };
+    let hand_written = |data: &[f64]| {
+        let params = data.iter().map(|&d| Value::new(d)).collect();
+        Box::new(HandWritten(params)) as Box<dyn Optimizer>
+    };
+    plain.push(hand_written(&data));
+    around.push(hand_written(&data));
+    let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    for (a, b) in plain.iter_mut().zip(around) {
+        for (threads, bad) in [(1, None), (3, None), (3, Some(700))] {
+            let mut grads = grads.clone();
+            if let Some(i) = bad {
+                grads[i] = f64::NAN;
+            }
+            let (mut d1, mut d2, mut g2) = (data.clone(), data.clone(), vec![0.0; data.len()]);
+            let handed = std::sync::Mutex::new(vec![f64::NAN; data.len()]);
+            let around = Around {
+                before: &|block, g| g.copy_from_slice(&grads[block]),
+                after: &|block, d| handed.lock().unwrap()[block].copy_from_slice(d),
+            };
+            let stepped = a.step_numbers(&mut d1, &grads, threads);
+            let stepped_around = b.step_numbers_around(&mut d2, &mut g2, threads, &around);
+            assert_eq!(bits(&g2), bits(&grads));
+            assert_eq!(bits(&d2), bits(&d1));
+            assert_eq!(b.state(), a.state());
+            match (stepped, stepped_around) {
+                (Ok(()), Ok(())) => assert_eq!(bits(&handed.into_inner().unwrap()), bits(&d1)),
+                (Err(e1), Err(e2)) => assert_eq!(e2.to_string(), e1.to_string()),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 }
 

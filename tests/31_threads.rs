@@ -674,6 +674,29 @@ fn a_refused_step_of_a_training_writes_the_values_as_a_refused_flush_and_step() 
     assert_eq!(grads, again);
 }
 
+// A step refused by one parameter (its update overflows) while others' were finite:
+// the tape runs on the parameters from before the step, as their Values hold them.
+#[test]
+fn after_a_refused_step_the_tape_runs_on_the_parameters_from_before_it() {
+    for threads in [1, 2, 16] {
+        let (model, mut tape, inputs) = squared_error_tape(5);
+        let losses = |tape: &mut Tape| {
+            let losses = tape
+                .accumulate_batch(&inputs, &samples(8), threads)
+                .unwrap();
+            tape.flush_grads();
+            losses
+        };
+        let before = losses(&mut tape);
+        let mut opt = Sgd::new(model.parameters(), 1e305).unwrap();
+        let mut training = tape.train(&mut opt, threads).unwrap();
+        let err = training.step(&inputs, &samples(8)).unwrap_err();
+        assert!(matches!(err, Error::NonFiniteUpdate { .. }), "{err}");
+        drop(training);
+        assert_eq!(losses(&mut tape), before, "{threads} threads");
+    }
+}
+
 #[test]
 fn after_flush_and_step_the_tape_runs_on_the_new_parameters_and_set_data_still_counts() {
     let (model, mut tape, inputs) = squared_error_tape(4);

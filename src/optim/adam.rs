@@ -2,8 +2,8 @@
 
 use super::state::named;
 use super::{
-    decay_factor, non_empty, non_negative, positive, unit_interval, Optimizer, OptimizerState,
-    State,
+    decay_factor, non_empty, non_negative, positive, unit_interval, Around, Grads, Optimizer,
+    OptimizerState, State,
 };
 use crate::{Error, Value};
 
@@ -153,8 +153,9 @@ impl Adam {
     }
 }
 
-/// Numbers for [`Optimizer::step_numbers`]: data, gradients, threads.
-type Numbers<'a> = (&'a mut [f64], &'a [f64], usize);
+/// Numbers for [`Optimizer::step_numbers`] (and `step_numbers_around`): data,
+/// gradients, threads.
+type Numbers<'a> = (&'a mut [f64], Grads<'a>, usize);
 
 impl Adam {
     /// The rule of step t: (p, g, [m, v]) → (new p, [new m, new v]). Without
@@ -226,7 +227,17 @@ impl Optimizer for Adam {
         grads: &[f64],
         threads: usize,
     ) -> Result<(), Error> {
-        self.take_step(Some((data, grads, threads)))
+        self.take_step(Some((data, Grads::Given(grads), threads)))
+    }
+
+    fn step_numbers_around(
+        &mut self,
+        data: &mut [f64],
+        grads: &mut [f64],
+        threads: usize,
+        around: &Around<'_>,
+    ) -> Result<(), Error> {
+        self.take_step(Some((data, Grads::Around(grads, around), threads)))
     }
 
     fn learning_rate(&self) -> f64 {
@@ -343,6 +354,16 @@ impl Optimizer for AdamW {
         threads: usize,
     ) -> Result<(), Error> {
         self.0.step_numbers(data, grads, threads)
+    }
+
+    fn step_numbers_around(
+        &mut self,
+        data: &mut [f64],
+        grads: &mut [f64],
+        threads: usize,
+        around: &Around<'_>,
+    ) -> Result<(), Error> {
+        self.0.step_numbers_around(data, grads, threads, around)
     }
 
     fn learning_rate(&self) -> f64 {

@@ -49,6 +49,8 @@ pub use schedule::Schedule;
 pub use sgd::Sgd;
 pub use state::OptimizerState;
 
+use std::ops::Range;
+
 use crate::program::all_finite;
 use crate::threads::{check_threads, share};
 use crate::{Error, Value};
@@ -104,7 +106,7 @@ pub trait Optimizer {
         grads: &[f64],
         threads: usize,
     ) -> Result<(), Error> {
-        check_numbers(self.params().len(), data, grads, threads)?;
+        check_numbers(self.params().len(), data.len(), grads.len(), threads)?;
         let old: Vec<(f64, f64)> = self.params().iter().map(|p| (p.data(), p.grad())).collect();
         for ((p, &d), &g) in self.params().iter().zip(&*data).zip(grads) {
             p.set_data(d);
@@ -119,6 +121,52 @@ pub trait Optimizer {
             p.set_grad(old_grad);
         }
         stepped
+    }
+
+    /// [`step_numbers`](Optimizer::step_numbers), with the gradients written and the
+    /// new data handed on by the caller's `around`, block of parameters by block: each
+    /// block's gradients by `around.before` just before the update reads them, its new
+    /// data to `around.after` once they are computed, both on the thread that updates
+    /// the block (so that a caller's passes over the gradients and the new data run on
+    /// the threads, with the update, instead of before and after it).
+    ///
+    /// [`Sgd`], [`Adam`] and [`AdamW`] call them per block of their
+    /// [`step_numbers`](Optimizer::step_numbers); the default calls `before` for every
+    /// parameter, then `step_numbers`, then `after`.
+    ///
+    /// # Errors
+    ///
+    /// As [`step_numbers`](Optimizer::step_numbers). `grads` then holds what `before`
+    /// wrote, `data` its old numbers again, and `after` may have had the new data of
+    /// some blocks: a caller that keeps them must take the old ones back.
+    ///
+    /// ```
+    /// use micrograd::prelude::*;
+    /// use micrograd::optim::Around;
+    /// let w = Value::new(1.0);
+    /// let mut sgd = Sgd::new(vec![w.clone()], 0.1)?;
+    /// let (mut data, mut grads, mut out) = ([1.0], [0.0], std::sync::Mutex::new(0.0));
+    /// let around = Around {
+    ///     before: &|_, g: &mut [f64]| g[0] = 5.0,                // a gradient from elsewhere
+    ///     after: &|_, d: &[f64]| *out.lock().unwrap() = d[0],    // the new data, handed on
+    /// };
+    /// sgd.step_numbers_around(&mut data, &mut grads, 2, &around)?;
+    /// assert_eq!(*out.get_mut().unwrap(), 1.0 - 0.1 * 5.0);
+    /// assert_eq!((data[0], grads[0]), (1.0 - 0.1 * 5.0, 5.0));
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    fn step_numbers_around(
+        &mut self,
+        data: &mut [f64],
+        grads: &mut [f64],
+        threads: usize,
+        around: &Around<'_>,
+    ) -> Result<(), Error> {
+        check_numbers(self.params().len(), data.len(), grads.len(), threads)?;
+        (around.before)(0..grads.len(), grads);
+        self.step_numbers(data, grads, threads)?;
+        (around.after)(0..data.len(), data);
+        Ok(())
     }
 
     /// Sets every parameter's gradient to 0: micrograd's `model.zero_grad()`. Call it
@@ -157,6 +205,32 @@ pub trait Optimizer {
     /// number of parameters, or holds a number that is not finite or a missing
     /// hyper-parameter; [`Error::HyperParameter`] if a hyper-parameter is out of range.
     fn set_state(&mut self, state: &OptimizerState) -> Result<(), Error>;
+}
+
+/// What [`Optimizer::step_numbers_around`] runs for each block of parameters, on the
+/// thread that updates it. A block is a range of parameter indices; the slices hold
+/// that block's numbers.
+pub struct Around<'a> {
+    /// Writes the block's gradients, before the update reads them.
+    pub before: &'a (dyn Fn(Range<usize>, &mut [f64]) + Sync),
+    /// Takes the block's new data, once they are computed.
+    pub after: &'a (dyn Fn(Range<usize>, &[f64]) + Sync),
+}
+
+/// The gradients of [`State::update_numbers`]: given, or written block by block by
+/// `around.before` (whose `after` then takes each block's new data).
+enum Grads<'a> {
+    Given(&'a [f64]),
+    Around(&'a mut [f64], &'a Around<'a>),
+}
+
+impl Grads<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Grads::Given(g) => g.len(),
+            Grads::Around(g, _) => g.len(),
+        }
+    }
 }
 
 /// `Ok` if the loss of training step `step` is finite; [`Error::NonFiniteLoss`]
@@ -271,13 +345,11 @@ fn not_finite(params: &[Value], index: usize, (what, value): (&'static str, f64)
 
 /// `Ok` if `data` and `grads` have one number each for `count` parameters and
 /// `threads` is at least 1 (see [`Optimizer::step_numbers`]).
-fn check_numbers(count: usize, data: &[f64], grads: &[f64], threads: usize) -> Result<(), Error> {
-    if data.len() != count || grads.len() != count {
+fn check_numbers(count: usize, data: usize, grads: usize, threads: usize) -> Result<(), Error> {
+    if data != count || grads != count {
         return Err(Error::InvalidInput(format!(
-            "step_numbers got {} data and {} gradients for {count} parameters; pass one \
-             of each per parameter, in the order of params()",
-            data.len(),
-            grads.len()
+            "step_numbers got {data} data and {grads} gradients for {count} parameters; \
+             pass one of each per parameter, in the order of params()"
         )));
     }
     check_threads(threads, "a step")
@@ -297,15 +369,27 @@ impl<const K: usize> State<K> {
     fn update_numbers(
         &mut self,
         params: &[Value],
-        (data, grads): (&mut [f64], &[f64]),
+        (data, grads): (&mut [f64], Grads<'_>),
         threads: usize,
         rule: impl Fn(f64, f64, [f64; K]) -> (f64, [f64; K]) + Sync,
     ) -> Result<(), Error> {
-        check_numbers(params.len(), data, grads, threads)?;
+        check_numbers(params.len(), data.len(), grads.len(), threads)?;
         // A few blocks per thread, so that a thread that is held up takes fewer.
         let block = data.len().div_ceil(threads * 4).max(1);
+        let after = match &grads {
+            Grads::Around(_, around) => Some(around.after),
+            Grads::Given(_) => None,
+        };
         // One block: every parameter, span by span, and the first refused one.
         let run = |(b, ((((p, g), s), new_s), old)): (usize, Block<'_, K>)| {
+            let range = b * block..b * block + p.len();
+            let g: &[f64] = match g {
+                BlockGrads::Given(g) => g,
+                BlockGrads::Around(g, around) => {
+                    (around.before)(range.clone(), g);
+                    g
+                }
+            };
             let spans = (p.chunks_mut(SPAN).zip(g.chunks(SPAN)))
                 .zip(s.chunks(SPAN).zip(new_s.chunks_mut(SPAN)))
                 .zip(old.chunks_mut(SPAN));
@@ -329,11 +413,21 @@ impl<const K: usize> State<K> {
                     .map(|(i, ((&p, &g), &s))| (b * block + at + i, checked(&rule, p, g, s)))
                     .find_map(|(i, checked)| checked.err().map(|e| (i, e)));
             }
+            if let (None, Some(after)) = (&refused, after) {
+                after(range, p);
+            }
             refused
         };
         // Each parameter's update is independent of the others': the blocks may run
         // on any thread, and the first refusal in block order is the lowest index.
-        let blocks = (data.chunks_mut(block).zip(grads.chunks(block)))
+        let grads: Vec<_> = match grads {
+            Grads::Given(g) => g.chunks(block).map(BlockGrads::Given).collect(),
+            Grads::Around(g, around) => {
+                let blocks = g.chunks_mut(block);
+                blocks.map(|g| BlockGrads::Around(g, around)).collect()
+            }
+        };
+        let blocks = (data.chunks_mut(block).zip(grads))
             .zip(self.current.chunks(block))
             .zip(self.next.chunks_mut(block))
             .zip(self.data.chunks_mut(block))
@@ -353,11 +447,18 @@ impl<const K: usize> State<K> {
 /// new), gradients and states, and room for their new states and old data.
 type Block<'a, const K: usize> = (
     (
-        ((&'a mut [f64], &'a [f64]), &'a [[f64; K]]),
+        ((&'a mut [f64], BlockGrads<'a>), &'a [[f64; K]]),
         &'a mut [[f64; K]],
     ),
     &'a mut [f64],
 );
+
+/// A block's gradients in [`State::update_numbers`]: given, or to be written by
+/// `around.before`.
+enum BlockGrads<'a> {
+    Given(&'a [f64]),
+    Around(&'a mut [f64], &'a Around<'a>),
+}
 
 /// `rule(p, g, s)` if g and every number it returns are finite; otherwise what was not
 /// finite ("gradient", "new value", "optimizer state") and its value.

@@ -2,7 +2,8 @@
 
 use super::state::named;
 use super::{
-    decay_factor, non_empty, non_negative, unit_interval, Optimizer, OptimizerState, State,
+    decay_factor, non_empty, non_negative, unit_interval, Around, Grads, Optimizer, OptimizerState,
+    State,
 };
 use crate::{Error, Value};
 
@@ -125,7 +126,20 @@ impl Optimizer for Sgd {
         threads: usize,
     ) -> Result<(), Error> {
         let rule = self.rule();
-        (self.velocity).update_numbers(&self.params, (data, grads), threads, rule)
+        let numbers = (data, Grads::Given(grads));
+        (self.velocity).update_numbers(&self.params, numbers, threads, rule)
+    }
+
+    fn step_numbers_around(
+        &mut self,
+        data: &mut [f64],
+        grads: &mut [f64],
+        threads: usize,
+        around: &Around<'_>,
+    ) -> Result<(), Error> {
+        let rule = self.rule();
+        let numbers = (data, Grads::Around(grads, around));
+        (self.velocity).update_numbers(&self.params, numbers, threads, rule)
     }
 
     fn learning_rate(&self) -> f64 {

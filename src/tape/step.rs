@@ -15,9 +15,10 @@ use super::Tape;
 use crate::engine::address::AddressMap;
 use crate::engine::{count_data_write, data_writes, grad_marks, Value};
 use crate::error::Error;
-use crate::optim::Optimizer;
+use crate::optim::{Around, Optimizer};
 use crate::program::{all_finite, Buffers};
 use crate::threads::check_threads;
+use std::sync::{Mutex, PoisonError};
 
 /// In [`StepPlan::leaf`]: the parameter is not a leaf of the tape.
 const ELSEWHERE: u32 = u32::MAX;
@@ -48,6 +49,9 @@ pub(super) struct StepPlan {
     /// consecutive leaves too, `[first parameter, first leaf, length]` (a neuron's
     /// weights are), so that the numbers move as slices.
     runs: Vec<[u32; 3]>,
+    /// Whether no leaf is two of the parameters (then the blocks of a step may write
+    /// their new data into the tape in any order).
+    distinct: bool,
     /// The tape's leaves that are none of the parameters and need a gradient.
     others: Vec<u32>,
     /// Each parameter's data, then new data, for the optimiser: between the steps of a
@@ -92,8 +96,11 @@ impl StepPlan {
             }
         }
         let mut other: Vec<bool> = leaves.iter().map(Value::requires_grad).collect();
+        let mut seen = vec![false; leaves.len()];
+        self.distinct = true;
         for &k in self.leaf.iter().filter(|&&k| k != ELSEWHERE) {
             other[k as usize] = false;
+            self.distinct &= !std::mem::replace(&mut seen[k as usize], true);
         }
         self.others = (0..)
             .zip(other)
@@ -106,36 +113,60 @@ impl StepPlan {
     }
 }
 
-impl StepPlan {
-    /// Each parameter's gradient from the tape's sums `sums` (the leaves' entries of its
-    /// grads), as `zero_grad` then `flush_grads` leave it: `0 + sum` for a leaf of the
-    /// tape that needs a gradient, else 0; the other leaves' sums added into
-    /// `other_grads`.
-    fn take_grads(&mut self, sums: &[f64]) {
-        for (params, leaves) in self.runs.iter().map(|&r| slices(r)) {
-            let (grads, sums) = (&mut self.grads[params.clone()], &sums[leaves]);
+/// Where a [`StepPlan`]'s parameters are among the tape's leaves (borrowed from it, so
+/// that a step's blocks can read it while the plan's numbers change).
+#[derive(Clone, Copy)]
+struct Runs<'a> {
+    runs: &'a [[u32; 3]],
+    needs_grad: &'a [bool],
+    all_need_grad: bool,
+}
+
+impl<'a> Runs<'a> {
+    /// The parts of the runs within the parameters `block`, as the ranges of their
+    /// parameters (counted from the block's first) and of their leaves.
+    fn within(
+        self,
+        block: Range<usize>,
+    ) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + 'a {
+        let first = self
+            .runs
+            .partition_point(|&[p, _, n]| (p + n) as usize <= block.start);
+        (self.runs[first..].iter().map(|&r| slices(r)))
+            .take_while(move |(params, _)| params.start < block.end)
+            .map(move |(params, leaves)| {
+                let (start, end) = (params.start.max(block.start), params.end.min(block.end));
+                let leaves =
+                    leaves.start + (start - params.start)..leaves.start + (end - params.start);
+                (start - block.start..end - block.start, leaves)
+            })
+    }
+
+    /// The gradients of the parameters `block` from the tape's sums `sums` (the leaves'
+    /// entries of its grads), as `zero_grad` then `flush_grads` leave them: `0 + sum`
+    /// for a leaf of the tape that needs a gradient. (The others' stay 0.)
+    fn take_grads(self, block: Range<usize>, grads: &mut [f64], sums: &[f64]) {
+        for (params, leaves) in self.within(block.clone()) {
+            let (grads, sums) = (&mut grads[params.clone()], &sums[leaves]);
             if self.all_need_grad {
                 for (g, &s) in grads.iter_mut().zip(sums) {
                     *g = 0.0 + s;
                 }
             } else {
-                let sums = sums.iter().zip(&self.needs_grad[params]);
-                for (g, (&s, &needs_grad)) in grads.iter_mut().zip(sums) {
+                let needs_grad = &self.needs_grad[block.start..][params];
+                for ((g, &s), &needs_grad) in grads.iter_mut().zip(sums).zip(needs_grad) {
                     *g = if needs_grad { 0.0 + s } else { 0.0 };
                 }
             }
         }
-        for (g, &k) in self.other_grads.iter_mut().zip(&self.others) {
-            *g += sums[k as usize];
-        }
     }
 
-    /// The parameters' data into the leaves of `buf` (the tape's buffers or a worker's)
-    /// that are parameters and not `fed` (a fed leaf keeps its sample; a leaf listed
-    /// twice gets the later parameter's).
-    fn put_data(&self, buf: &mut Buffers, fed: &[bool]) {
-        for (params, leaves) in self.runs.iter().map(|&r| slices(r)) {
-            let (data, new) = (&mut buf.data[leaves.clone()], &self.data[params]);
+    /// The new data `new` of the parameters `block` into the tape's leaf data `data`,
+    /// but for the leaves `fed` (a fed leaf keeps its sample; a leaf listed twice gets
+    /// the later parameter's).
+    fn put_data(self, block: Range<usize>, new: &[f64], data: &mut [f64], fed: &[bool]) {
+        for (params, leaves) in self.within(block) {
+            let (data, new) = (&mut data[leaves.clone()], &new[params]);
             let fed = &fed[leaves];
             // (Whether any is fed, without a branch per leaf.)
             if !fed.iter().fold(false, |any, &fed| any | fed) {
@@ -148,6 +179,23 @@ impl StepPlan {
                 }
             }
         }
+    }
+}
+
+impl StepPlan {
+    /// Where the parameters are among the tape's leaves.
+    fn runs(&self) -> Runs<'_> {
+        Runs {
+            runs: &self.runs,
+            needs_grad: &self.needs_grad,
+            all_need_grad: self.all_need_grad,
+        }
+    }
+
+    /// The parameters' data into the tape's buffers `buf` (see [`Runs::put_data`]).
+    fn put_data(&self, buf: &mut Buffers, fed: &[bool]) {
+        let (data, all) = (&mut buf.data[..fed.len()], 0..self.data.len());
+        self.runs().put_data(all, &self.data, data, fed);
         buf.panels_stale = true;
         if !buf.leaves_finite {
             buf.leaves_finite = all_finite(&buf.data[..fed.len()]);
@@ -247,22 +295,53 @@ impl Tape {
     ) -> Result<(), Error> {
         let plan = &mut self.plan;
         let leaves = self.leaves.len();
-        // `zero_grad`, then `flush_grads`: 0 + the sum, for a leaf that gets one. (The
-        // sums are set to 0 by `write_back`, or by the next batch.)
-        if self.unflushed {
-            plan.take_grads(&self.buf.grad[..leaves]);
+        let fed = &self.fed[..leaves];
+        // `zero_grad`, then `flush_grads`: 0 + the sum, for a leaf that gets one (the
+        // parameters' block by block, on the threads that update them). (The sums are
+        // set to 0 by `write_back`, or by the next batch.)
+        let by_blocks = self.unflushed && plan.distinct;
+        let stepped = if self.unflushed {
+            let sums = &self.buf.grad[..leaves];
+            for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
+                *g += sums[k as usize];
+            }
+            let runs = Runs {
+                runs: &plan.runs,
+                needs_grad: &plan.needs_grad,
+                all_need_grad: plan.all_need_grad,
+            };
+            let Buffers { data, grad, .. } = &mut self.buf;
+            let (sums, data) = (&grad[..leaves], Mutex::new(&mut data[..leaves]));
+            // Each block's new data into the tape's as soon as they are computed, if the
+            // order of the blocks does not matter (else all at once, below).
+            let after = |block: Range<usize>, new: &[f64]| {
+                let mut data = data.lock().unwrap_or_else(PoisonError::into_inner);
+                runs.put_data(block, new, &mut data, fed);
+            };
+            let around = Around {
+                before: &|block, grads| runs.take_grads(block, grads, sums),
+                after: if plan.distinct { &after } else { &|_, _| {} },
+            };
+            opt.step_numbers_around(&mut plan.data, &mut plan.grads, threads, &around)
         } else {
             plan.grads.fill(0.0);
-        }
+            opt.step_numbers(&mut plan.data, &plan.grads, threads)
+        };
         self.buf.grads_finite = true;
         self.unflushed = false;
-        opt.step_numbers(&mut plan.data, &plan.grads, threads)?;
-        // The new data into the tape's copy. The workers copy it on their own threads,
-        // each in its next chunk (one copy of the leaves each, as writing into them here
-        // would be, without another fork and join of the threads per step).
-        plan.put_data(&mut self.buf, &self.fed[..leaves]);
+        // The new data into the tape's copy (again after a refused step: its old data;
+        // the blocks already wrote them if they could). The workers copy them on their
+        // own threads, each in its next chunk.
+        if by_blocks && stepped.is_ok() {
+            self.buf.panels_stale = true;
+            if !self.buf.leaves_finite {
+                self.buf.leaves_finite = all_finite(&self.buf.data[..leaves]);
+            }
+        } else {
+            plan.put_data(&mut self.buf, fed);
+        }
         self.workers.invalidate();
-        Ok(())
+        stepped
     }
 
     /// Hands the numbers of the last step to the `Value`s: each parameter's data and
