@@ -114,6 +114,10 @@ fn run() -> common::Result {
         Engine::Tape => Some(ImageTape::compile(&model, t.threads)?),
         Engine::Dynamic => None,
     };
+    if let Some(tape) = &tape {
+        // Each image with its one-hot label, as the tape's samples are (once, not per batch).
+        tape.append_one_hot(&mut train)?;
+    }
 
     let (mut training, mut testing) = (Duration::ZERO, Duration::ZERO);
     let (mut step, mut loss, mut accuracy) = (0, f64::NAN, 0.0);

@@ -25,7 +25,8 @@ pub struct ImageTape {
     /// `1 / batch size`, so that the gradients summed over a batch are those of the
     /// batch's mean loss.
     scale: Inputs,
-    /// The samples of the current batch (pixels, then one-hot label), reused.
+    /// The samples of the current batch (pixels, then one-hot label), reused when the
+    /// data's rows do not hold their labels (see [`append_one_hot`](Self::append_one_hot)).
     rows: Vec<Vec<f64>>,
     /// How many threads run a batch (`--threads`).
     threads: usize,
@@ -70,12 +71,33 @@ impl ImageTape {
         Ok(())
     }
 
+    /// Appends to each image of `data` its one-hot label, once before training: then
+    /// [`train_epoch`](Self::train_epoch) hands its rows to the threads as they are,
+    /// instead of copying each image and label of every batch into a row of its own on
+    /// the calling thread (about 40 µs per batch of 32 MNIST images here, a fifteenth of
+    /// a batch on one thread). Evaluate on images without labels
+    /// ([`accuracy`](Self::accuracy)).
+    pub fn append_one_hot(&self, data: &mut Dataset) -> Result {
+        let classes = self.sample.len() - self.image.len();
+        for (x, &y) in data.inputs.iter_mut().zip(&data.labels) {
+            if x.len() != self.image.len() {
+                let (got, expected) = (x.len(), self.image.len());
+                return Err(format!("an image of {got} pixels; the model takes {expected}").into());
+            }
+            x.reserve_exact(classes);
+            x.extend(one_hot(y, classes));
+        }
+        Ok(())
+    }
+
     /// One epoch of mini-batch training, as `classify::train_epoch`: per batch, every
     /// image runs forward and backward on the tape's program (on the threads; gradients
     /// summed in the tape in a fixed order), then the optimiser steps from the tape's
     /// sums, on the threads too. A `Training` keeps the parameters as numbers between
     /// the batches and writes the model's `Value`s when the epoch ends: the numbers of
-    /// `Tape::flush_and_step` after every batch. Returns the mean batch loss.
+    /// `Tape::flush_and_step` after every batch. Returns the mean batch loss. `train`'s
+    /// rows are images, or images with their one-hot labels appended
+    /// ([`append_one_hot`](Self::append_one_hot)).
     pub fn train_epoch(
         &mut self,
         opt: &mut impl Optimizer,
@@ -91,15 +113,19 @@ impl ImageTape {
         let mut training = self.tape.train(opt, self.threads)?;
         for (inputs, labels) in batches {
             training.set_inputs(&self.scale, &[1.0 / inputs.len() as f64])?;
-            self.rows.resize_with(inputs.len(), Vec::new);
-            for ((row, x), &y) in self.rows.iter_mut().zip(inputs).zip(labels) {
-                row.clear();
-                row.extend(x);
-                row.extend((0..classes).map(|c| f64::from(u8::from(c == y as usize))));
+            let labelled = inputs.iter().all(|x| x.len() == self.sample.len());
+            if !labelled {
+                self.rows.resize_with(inputs.len(), Vec::new);
+                for ((row, x), &y) in self.rows.iter_mut().zip(inputs).zip(labels) {
+                    row.clear();
+                    row.extend(x);
+                    row.extend(one_hot(y, classes));
+                }
             }
+            let rows = if labelled { inputs } else { &self.rows[..] };
             // for x, y in batch: loss(x, y).backward()
             // opt.zero_grad(); tape.flush_grads(); opt.step()   (the `Value`s at the end)
-            let losses = training.step(&self.sample, &self.rows)?;
+            let losses = training.step(&self.sample, rows)?;
             let loss = losses.iter().sum();
             check_loss(*step, loss)?;
             sum += loss;
@@ -131,6 +157,11 @@ impl ImageTape {
         }
         Ok(correct as f64 / data.len() as f64)
     }
+}
+
+/// Label `y` as `classes` numbers: 1 at its index, 0 elsewhere.
+fn one_hot(y: f64, classes: usize) -> impl Iterator<Item = f64> {
+    (0..classes).map(move |c| f64::from(u8::from(c == y as usize)))
 }
 
 /// One image's scaled loss and its logits, from the leaves of the pixels, the one-hot
