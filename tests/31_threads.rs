@@ -253,6 +253,30 @@ fn the_error_of_a_batch_is_that_of_its_lowest_failing_sample_on_any_threads() {
     assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
 }
 
+// A custom op's closures are the user's code: if one panics on a thread, the panic
+// reaches the caller (as on one thread), and no thread waits forever for the chunk
+// that panicked.
+#[test]
+fn a_custom_op_that_panics_on_a_thread_panics_the_batch_on_any_threads() {
+    let x = Value::new(1.0);
+    let picky = |p: &[f64]| match p[0] {
+        x if x < 0.0 => panic!("negative input"),
+        x => x,
+    };
+    let loss = Value::custom("picky", &[&x], picky, |_, _, d| d[0] = 1.0) * 2.0;
+    let mut tape = Tape::compile(&loss).unwrap();
+    let inputs = tape.inputs(&[x]).unwrap();
+    // Sample 20 (in the third chunk of four) panics.
+    let mut data = vec![[1.0]; 32];
+    data[20] = [-1.0];
+    for threads in [1, 2, 16] {
+        let batch = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tape.accumulate_batch(&inputs, &data, threads)
+        }));
+        assert!(batch.is_err(), "{threads} threads");
+    }
+}
+
 // Two weights whose gradient sums overflow over the chunks (each chunk's sum is
 // finite): w2's after chunk 1, w1's after chunk 5, in other rounds on 1 and on 2
 // threads. The error names the same leaf on any threads; a later sample's own error

@@ -29,7 +29,9 @@
 use super::{Inputs, Tape};
 use crate::error::{Error, Pass};
 use crate::program::{all_finite, disagreement, Buffers, Lanes, Program};
-use crate::threads::{check_threads, share, share_with};
+use std::sync::OnceLock;
+
+use crate::threads::{check_threads, share_with};
 
 /// How many samples a chunk of [`Tape::accumulate_batch`] has: the unit of work of a
 /// thread, and of the fixed order in which gradients are added up (see
@@ -41,23 +43,58 @@ pub const CHUNK: usize = 8;
 /// chunks' sums wait in memory until their round is over.
 const ROUND: usize = 4;
 
-/// Adding up the chunks' sums runs in a few blocks of leaves per thread, of at least
-/// this many leaves: each leaf's additions do not depend on the blocks.
+/// Adding up the chunks' sums runs in four blocks of leaves per thread, each of at
+/// least this many leaves: each leaf's additions do not depend on the blocks.
 const BLOCK: usize = 4096;
-
-/// Runs `f(first, block)` on `xs` cut into four blocks per thread (each of at least
-/// [`BLOCK`] numbers; `first` is the block's first index), on rayon's threads with the
-/// `parallel` feature (see [`share`]), one block after the other without it.
-fn in_blocks<T: Send>(xs: &mut [T], threads: usize, f: impl Fn(usize, &mut [T]) + Sync) {
-    let block = xs.len().div_ceil(threads * 4).max(BLOCK);
-    let blocks = xs.chunks_mut(block).enumerate().collect();
-    share(blocks, threads, |(b, xs)| f(b * block, xs));
-}
 
 /// `sums += chunk`, number by number (`chunk` may be longer: its first numbers).
 fn add(sums: &mut [f64], chunk: &[f64]) {
     for (s, c) in sums.iter_mut().zip(chunk) {
         *s += c;
+    }
+}
+
+/// A unit of a round on several threads: a chunk, or the adding up of the chunks' sums
+/// of the leaves from the first given on, into the tape's sums given.
+enum Unit<'a, S> {
+    Chunk(Chunk<'a, S>),
+    Add(usize, &'a mut [f64]),
+}
+
+/// `grad += chunk` for each chunk's sums in chunk order, from leaf `first` on, each
+/// chunk's as soon as it is `done`. Returns whether the new sums are all finite
+/// (`false` if a chunk ended without its sums: it panicked, and so will the round).
+fn add_chunk_sums(done: &[OnceLock<Option<&[f64]>>], first: usize, grad: &mut [f64]) -> bool {
+    for chunk in done {
+        let sums = loop {
+            match chunk.get() {
+                Some(sums) => break *sums,
+                // (Another thread is running it: one chunk at most.)
+                None => std::thread::yield_now(),
+            }
+        };
+        let Some(sums) = sums else {
+            return false;
+        };
+        add(grad, &sums[first..]);
+    }
+    all_finite(grad)
+}
+
+/// Publishes a chunk's sums when it has run; if it panics, that it has none.
+struct Finished<'d, 'a>(&'d OnceLock<Option<&'a [f64]>>);
+
+impl<'a> Finished<'_, 'a> {
+    /// The chunk's sums, for the blocks that add them up.
+    fn publish(self, sums: &'a [f64]) {
+        // (Set once: the drop that follows finds it set.)
+        let _ = self.0.set(Some(sums));
+    }
+}
+
+impl Drop for Finished<'_, '_> {
+    fn drop(&mut self) {
+        let _ = self.0.set(None);
     }
 }
 
@@ -79,8 +116,8 @@ struct Worker {
     buf: Buffers,
     /// Whether `buf` holds the tape's leaf data, but for the leaves its last samples
     /// filled (`filled`). Copied in by the first chunk it runs after the tape's leaves
-    /// changed ([`Workers::invalidate`]); a step (see `step.rs`) and `set_inputs` write
-    /// into ready workers as into the tape, so that they stay ready from batch to batch.
+    /// changed ([`Workers::invalidate`]: after every step, so on the worker's thread);
+    /// `set_inputs` writes into ready workers as into the tape, so that they stay ready.
     ready: bool,
     /// The leaves its samples filled last.
     filled: Vec<u32>,
@@ -123,7 +160,7 @@ impl Workers {
     }
 
     /// The buffers of the workers that hold the tape's leaf data (see
-    /// [`Worker::ready`]), for a step or `set_inputs` to write into as well.
+    /// [`Worker::ready`]), for `set_inputs` to write into as well.
     pub(super) fn ready(&mut self) -> impl Iterator<Item = &mut Buffers> {
         (self.workers.iter_mut())
             .filter(|w| w.ready)
@@ -133,6 +170,8 @@ impl Workers {
 
 /// One chunk of a round: the unit of work a thread claims.
 struct Chunk<'a, S> {
+    /// Its place in the round.
+    index: usize,
     /// Its samples.
     samples: &'a [S],
     /// What it records of each sample (`width` numbers each).
@@ -292,15 +331,17 @@ impl Tape {
             self.alone_elsewhere = false;
         }
         let per_round = round * CHUNK;
+        let mut finite = false;
         for (r, samples) in samples.chunks(per_round).enumerate() {
             let start = r * per_round * width;
             let results = &mut results[start..start + samples.len() * width];
             let ran = self.run_round(inputs, samples, results, threads, backward);
-            self.drop_sums_on_error(ran, backward)?;
+            finite = self.drop_sums_on_error(ran, backward)?;
         }
         // The sums over the chunks are looked at once, at the end: the rounds depend on
         // the threads, the final sums do not (nor which leaf's sum overflowed first).
-        if backward {
+        // (The last round's additions may have seen that they are all finite.)
+        if backward && !finite {
             let checked = self.check_sums();
             self.drop_sums_on_error(checked, backward)?;
         }
@@ -309,7 +350,7 @@ impl Tape {
 
     /// `ran`, after setting the sums since the last flush to 0 if it is an error of a
     /// `backward` batch (as `accumulate` does after an error).
-    fn drop_sums_on_error(&mut self, ran: Result<(), Error>, backward: bool) -> Result<(), Error> {
+    fn drop_sums_on_error<T>(&mut self, ran: Result<T, Error>, backward: bool) -> Result<T, Error> {
         if ran.is_err() && backward {
             self.buf.grad[..self.leaves.len()].fill(0.0);
         }
@@ -318,7 +359,8 @@ impl Tape {
 
     /// One round of a batch: its chunks shared out among up to `threads` threads (each
     /// claiming the next chunk when it is free, with buffers of its own), run, and
-    /// their sums added into the tape's.
+    /// their sums added into the tape's. Returns whether those additions found every
+    /// sum of the tape finite (`false`: not known).
     fn run_round<S: AsRef<[f64]> + Sync>(
         &mut self,
         inputs: &Inputs,
@@ -326,7 +368,7 @@ impl Tape {
         results: &mut [f64],
         threads: usize,
         backward: bool,
-    ) -> Result<(), Error> {
+    ) -> Result<bool, Error> {
         let leaves = self.leaves.len();
         let width = results.len() / samples.len().max(1);
         let chunks = samples.len().div_ceil(CHUNK);
@@ -359,51 +401,56 @@ impl Tape {
                 _ => Sums::Store(chunk_sums),
             };
             units.push(Chunk {
+                index: units.len(),
                 samples,
                 results,
                 sums,
             });
         }
+        let Buffers { data, grad, .. } = &mut self.buf;
         let job = Job {
             program: &self.program,
-            leaf_data: &self.buf.data[..leaves],
+            leaf_data: &data[..leaves],
             inputs,
             backward,
         };
+        let grad = &mut grad[..leaves];
         if alone {
-            let (worker, grad) = (&mut w.workers[0], &mut self.buf.grad[..leaves]);
+            let worker = &mut w.workers[0];
             for mut chunk in units {
                 if backward {
                     chunk.sums = Sums::Add(&mut *grad);
                 }
-                job.run(worker, chunk)?;
+                job.run(worker, &mut chunk)?;
             }
-        } else {
-            let ran = share_with(&mut w.workers[..workers], units, |w, chunk| {
-                job.run(w, chunk)
-            });
-            // Each chunk stops at its first error, that of its lowest failing sample:
-            // the first error in chunk order is that of the round's lowest failing
-            // sample, whoever ran what.
-            ran.into_iter().collect::<Result<(), Error>>()?;
-            if backward {
-                self.add_chunk_sums(workers);
-            }
+            return Ok(false);
         }
-        Ok(())
-    }
-
-    /// Adds the chunks' gradient sums into the tape's sums, chunk after chunk (on
-    /// `workers` threads, a few blocks of leaves each).
-    fn add_chunk_sums(&mut self, workers: usize) {
-        let leaves = self.leaves.len();
-        let grad = &mut self.buf.grad[..leaves];
-        let sums = &self.workers.sums;
-        in_blocks(grad, workers, |first, grad| {
-            for chunk in sums.chunks(leaves) {
-                add(grad, &chunk[first..]);
+        // The chunks first, then the adding up of their sums, block by block of leaves,
+        // in the same fork and join of the threads: a block adds each chunk's sums as
+        // soon as that chunk (and those before it) is done.
+        let done: Vec<OnceLock<Option<&[f64]>>> = (0..chunks).map(|_| OnceLock::new()).collect();
+        let mut units: Vec<Unit<'_, S>> = units.into_iter().map(Unit::Chunk).collect();
+        if backward {
+            let block = leaves.div_ceil(workers * 4).max(BLOCK);
+            let blocks = grad.chunks_mut(block).enumerate();
+            units.extend(blocks.map(|(b, grad)| Unit::Add(b * block, grad)));
+        }
+        let ran = share_with(&mut w.workers[..workers], units, |w, unit| match unit {
+            Unit::Chunk(mut chunk) => {
+                let finished = Finished(&done[chunk.index]);
+                let ran = job.run(w, &mut chunk);
+                if let Sums::Store(sums) = chunk.sums {
+                    finished.publish(sums);
+                }
+                ran.map(|()| true)
             }
+            Unit::Add(first, grad) => Ok(add_chunk_sums(&done, first, grad)),
         });
+        // Each chunk stops at its first error, that of its lowest failing sample: the
+        // first error in chunk order is that of the round's lowest failing sample,
+        // whoever ran what.
+        let finite = ran.into_iter().collect::<Result<Vec<bool>, Error>>()?;
+        Ok(backward && !finite.contains(&false))
     }
 
     /// `Ok` unless a leaf's sum is not finite (each chunk's sums were, their total is
@@ -440,11 +487,16 @@ impl Job<'_> {
     /// by sample as `accumulate` would. (A non-finite chunk sum means that run fails
     /// too, and a failed batch sets the tape's sums to 0: the deferred additions
     /// already made there do not stay.)
-    fn run<S: AsRef<[f64]>>(&self, worker: &mut Worker, chunk: Chunk<'_, S>) -> Result<(), Error> {
+    fn run<S: AsRef<[f64]>>(
+        &self,
+        worker: &mut Worker,
+        chunk: &mut Chunk<'_, S>,
+    ) -> Result<(), Error> {
         let Chunk {
             samples,
             results,
-            mut sums,
+            sums,
+            ..
         } = chunk;
         worker.sync(self.leaf_data, &self.inputs.nodes);
         let (leaves, buf) = (self.leaf_data.len(), &mut worker.buf);
@@ -458,7 +510,7 @@ impl Job<'_> {
                 let finite = (sums.target())
                     .is_none_or(|(to, add)| (self.program).add_deferred(lanes, samples, to, add));
                 if finite {
-                    hand_on(&mut sums, &buf.grad, lanes.immediate());
+                    hand_on(sums, &buf.grad, lanes.immediate());
                     return Ok(());
                 }
             }
@@ -469,7 +521,7 @@ impl Job<'_> {
             // must have failed. Never add the deferred sums twice.
             return Err(disagreement("backward"));
         }
-        hand_on(&mut sums, &buf.grad, std::slice::from_ref(&(0..leaves)));
+        hand_on(sums, &buf.grad, std::slice::from_ref(&(0..leaves)));
         Ok(())
     }
 

@@ -17,7 +17,7 @@ use crate::engine::{count_data_write, data_writes, grad_marks, Value};
 use crate::error::Error;
 use crate::optim::Optimizer;
 use crate::program::{all_finite, Buffers};
-use crate::threads::{check_threads, share};
+use crate::threads::check_threads;
 
 /// In [`StepPlan::leaf`]: the parameter is not a leaf of the tape.
 const ELSEWHERE: u32 = u32::MAX;
@@ -230,9 +230,9 @@ impl Tape {
 
     /// One step on the numbers [`load_params`](Tape::load_params) read (or the last
     /// step left): `zero_grad` and `flush_grads` on them, then
-    /// [`Optimizer::step_numbers`], whose new data the tape takes too, and the workers
-    /// that hold the tape's leaf data (so that the next batch need not copy it). No
-    /// `Value` is touched. The sums stay until the next batch starts again from 0, or
+    /// [`Optimizer::step_numbers`], whose new data the tape takes too (the workers of
+    /// the batch methods copy them in their next chunk, on their threads). No `Value`
+    /// is touched. The sums stay until the next batch starts again from 0, or
     /// [`write_back`](Tape::write_back) resets them (a `Training` borrows the tape, so
     /// nothing reads them in between).
     ///
@@ -257,12 +257,11 @@ impl Tape {
         self.buf.grads_finite = true;
         self.unflushed = false;
         opt.step_numbers(&mut plan.data, &plan.grads, threads)?;
-        // The new data into the tape's copy, and into the workers' that hold it: one
-        // set of buffers per unit, on the threads (as each worker copied the leaves on
-        // its own thread before).
-        let (plan, fed) = (&*plan, &self.fed[..leaves]);
-        let bufs = std::iter::once(&mut self.buf).chain(self.workers.ready());
-        share(bufs.collect(), threads, |buf| plan.put_data(buf, fed));
+        // The new data into the tape's copy. The workers copy it on their own threads,
+        // each in its next chunk (one copy of the leaves each, as writing into them here
+        // would be, without another fork and join of the threads per step).
+        plan.put_data(&mut self.buf, &self.fed[..leaves]);
+        self.workers.invalidate();
         Ok(())
     }
 
