@@ -253,6 +253,25 @@ fn the_error_of_a_batch_is_that_of_its_lowest_failing_sample_on_any_threads() {
     assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
 }
 
+// A parameter set to -inf whose op maps it to a finite number (relu(-inf) = 0): only
+// the leaf itself is not finite, and a batch on threads finds it as `accumulate` does.
+#[test]
+fn a_parameter_that_is_not_finite_is_the_same_error_in_a_batch_on_any_threads() {
+    let (w, x) = (Value::new(1.0).with_label("w"), Value::new(0.0).no_grad());
+    let mut tape = Tape::compile(&(w.relu() + &x)).unwrap();
+    let inputs = tape.inputs(&[x]).unwrap();
+    tape.accumulate_batch(&inputs, &[[1.0]; 16], 2).unwrap();
+    w.set_data(f64::NEG_INFINITY);
+    tape.set_inputs(&inputs, &[1.0]).unwrap();
+    let one = tape.accumulate().unwrap_err().to_string();
+    for threads in [1, 2, 16] {
+        let err = tape
+            .accumulate_batch(&inputs, &[[1.0]; 16], threads)
+            .unwrap_err();
+        assert_eq!(err.to_string(), one, "{threads} threads");
+    }
+}
+
 // A custom op's closures are the user's code: if one panics on a thread, the panic
 // reaches the caller (as on one thread), and no thread waits forever for the chunk
 // that panicked.

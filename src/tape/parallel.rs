@@ -126,14 +126,15 @@ struct Worker {
 }
 
 impl Worker {
-    /// Makes `buf`'s leaves the tape's `leaf_data`, before samples that fill `nodes`
-    /// (left as they are if the last samples filled the same leaves: each sample
-    /// writes them before it runs).
-    fn sync(&mut self, leaf_data: &[f64], nodes: &[u32]) {
+    /// Makes `buf`'s leaves the tape's `leaf_data` (`finite`: whether they are all
+    /// finite, as the tape keeps track), before samples that fill `nodes` (left as they
+    /// are if the last samples filled the same leaves: each sample writes them before
+    /// it runs).
+    fn sync(&mut self, (leaf_data, finite): (&[f64], bool), nodes: &[u32]) {
         let buf = &mut self.buf;
         if !self.ready {
             buf.data[..leaf_data.len()].copy_from_slice(leaf_data);
-            buf.leaves_finite = all_finite(leaf_data);
+            buf.leaves_finite = finite;
             buf.panels_stale = true;
             self.ready = true;
         } else if self.filled != nodes {
@@ -205,6 +206,8 @@ impl Sums<'_> {
 struct Job<'a> {
     program: &'a Program,
     leaf_data: &'a [f64],
+    /// Whether `leaf_data` is all finite (the tape's `leaves_finite`).
+    leaves_finite: bool,
     inputs: &'a Inputs,
     backward: bool,
 }
@@ -407,10 +410,16 @@ impl Tape {
                 sums,
             });
         }
-        let Buffers { data, grad, .. } = &mut self.buf;
+        let Buffers {
+            data,
+            grad,
+            leaves_finite,
+            ..
+        } = &mut self.buf;
         let job = Job {
             program: &self.program,
             leaf_data: &data[..leaves],
+            leaves_finite: *leaves_finite,
             inputs,
             backward,
         };
@@ -498,7 +507,7 @@ impl Job<'_> {
             sums,
             ..
         } = chunk;
-        worker.sync(self.leaf_data, &self.inputs.nodes);
+        worker.sync((self.leaf_data, self.leaves_finite), &self.inputs.nodes);
         let (leaves, buf) = (self.leaf_data.len(), &mut worker.buf);
         let lanes = &mut worker.lanes;
         let mut added = false;
