@@ -217,8 +217,9 @@ pub struct Around<'a> {
     pub after: &'a (dyn Fn(Range<usize>, &[f64]) + Sync),
 }
 
-/// The gradients of [`State::update_numbers`]: given, or written block by block by
-/// `around.before` (whose `after` then takes each block's new data).
+/// The gradients of [`State::update_numbers`] (or of one of its blocks): given, or
+/// written block by block by `around.before` (whose `after` then takes each block's new
+/// data).
 enum Grads<'a> {
     Given(&'a [f64]),
     Around(&'a mut [f64], &'a Around<'a>),
@@ -384,8 +385,8 @@ impl<const K: usize> State<K> {
         let run = |(b, ((((p, g), s), new_s), old)): (usize, Block<'_, K>)| {
             let range = b * block..b * block + p.len();
             let g: &[f64] = match g {
-                BlockGrads::Given(g) => g,
-                BlockGrads::Around(g, around) => {
+                Grads::Given(g) => g,
+                Grads::Around(g, around) => {
                     (around.before)(range.clone(), g);
                     g
                 }
@@ -421,10 +422,10 @@ impl<const K: usize> State<K> {
         // Each parameter's update is independent of the others': the blocks may run
         // on any thread, and the first refusal in block order is the lowest index.
         let grads: Vec<_> = match grads {
-            Grads::Given(g) => g.chunks(block).map(BlockGrads::Given).collect(),
+            Grads::Given(g) => g.chunks(block).map(Grads::Given).collect(),
             Grads::Around(g, around) => {
                 let blocks = g.chunks_mut(block);
-                blocks.map(|g| BlockGrads::Around(g, around)).collect()
+                blocks.map(|g| Grads::Around(g, around)).collect()
             }
         };
         let blocks = (data.chunks_mut(block).zip(grads))
@@ -447,18 +448,11 @@ impl<const K: usize> State<K> {
 /// new), gradients and states, and room for their new states and old data.
 type Block<'a, const K: usize> = (
     (
-        ((&'a mut [f64], BlockGrads<'a>), &'a [[f64; K]]),
+        ((&'a mut [f64], Grads<'a>), &'a [[f64; K]]),
         &'a mut [[f64; K]],
     ),
     &'a mut [f64],
 );
-
-/// A block's gradients in [`State::update_numbers`]: given, or to be written by
-/// `around.before`.
-enum BlockGrads<'a> {
-    Given(&'a [f64]),
-    Around(&'a mut [f64], &'a Around<'a>),
-}
 
 /// `rule(p, g, s)` if g and every number it returns are finite; otherwise what was not
 /// finite ("gradient", "new value", "optimizer state") and its value.

@@ -107,6 +107,13 @@ impl Sgd {
             (p - lr * v, [v])
         }
     }
+
+    /// [`Optimizer::step_numbers`] on `numbers` (data, and gradients given or made by
+    /// an [`Around`]).
+    fn step_by(&mut self, numbers: (&mut [f64], Grads<'_>), threads: usize) -> Result<(), Error> {
+        let rule = self.rule();
+        (self.velocity).update_numbers(&self.params, numbers, threads, rule)
+    }
 }
 
 impl Optimizer for Sgd {
@@ -125,9 +132,7 @@ impl Optimizer for Sgd {
         grads: &[f64],
         threads: usize,
     ) -> Result<(), Error> {
-        let rule = self.rule();
-        let numbers = (data, Grads::Given(grads));
-        (self.velocity).update_numbers(&self.params, numbers, threads, rule)
+        self.step_by((data, Grads::Given(grads)), threads)
     }
 
     fn step_numbers_around(
@@ -137,9 +142,7 @@ impl Optimizer for Sgd {
         threads: usize,
         around: &Around<'_>,
     ) -> Result<(), Error> {
-        let rule = self.rule();
-        let numbers = (data, Grads::Around(grads, around));
-        (self.velocity).update_numbers(&self.params, numbers, threads, rule)
+        self.step_by((data, Grads::Around(grads, around)), threads)
     }
 
     fn learning_rate(&self) -> f64 {
