@@ -537,6 +537,23 @@ fn flush_and_step_is_zero_grad_flush_grads_step_bit_for_bit_on_any_threads() {
     }
 }
 
+// loss.backward(); opt.step(); then the next loss is computed from the new weights
+#[test]
+fn after_flush_and_step_the_tapes_own_runs_use_the_new_weights() {
+    let (model, mut tape, inputs) = squared_error_tape(4);
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let sample = [0.5, -1.0, 2.0, 0.25, 1.0];
+    for threads in [1, 2] {
+        tape.accumulate_batch(&inputs, &[sample], threads).unwrap();
+        tape.flush_and_step(&mut opt, threads).unwrap();
+        tape.set_inputs(&inputs, &sample).unwrap();
+        let out = &model.forward_f64(&sample[..4]).unwrap()[0];
+        let graph = (out - sample[4]).powi(2);
+        assert_eq!(tape.accumulate().unwrap().to_bits(), graph.data().to_bits());
+        tape.flush_grads();
+    }
+}
+
 #[test]
 fn a_training_ends_with_the_numbers_of_flush_and_step_after_every_batch() {
     // for batch in batches: (for x, y in batch: loss(x, y).backward()); adam step

@@ -41,14 +41,8 @@ pub(super) struct StepPlan {
     marks: u64,
     /// Each parameter's leaf index on the tape ([`ELSEWHERE`]: not a leaf of it).
     leaf: Vec<u32>,
-    /// Whether each parameter needs a gradient.
-    needs_grad: Vec<bool>,
-    /// Whether every one does.
-    all_need_grad: bool,
-    /// The parameters that are leaves of the tape, in runs of parameters that are
-    /// consecutive leaves too, `[first parameter, first leaf, length]` (a neuron's
-    /// weights are), so that the numbers move as slices.
-    runs: Vec<[u32; 3]>,
+    /// The same as runs of leaves, for moving the numbers.
+    placed: Placement,
     /// Whether no leaf is two of the parameters (then the blocks of a step may write
     /// their new data into the tape in any order).
     distinct: bool,
@@ -86,13 +80,14 @@ impl StepPlan {
         self.leaf = (params.iter())
             .map(|p| leaf_index.get(&p.address()).copied().unwrap_or(ELSEWHERE))
             .collect();
-        self.needs_grad = params.iter().map(Value::requires_grad).collect();
-        self.all_need_grad = !self.needs_grad.contains(&false);
-        self.runs.clear();
+        let placed = &mut self.placed;
+        placed.needs_grad = params.iter().map(Value::requires_grad).collect();
+        placed.all_need_grad = !placed.needs_grad.contains(&false);
+        placed.runs.clear();
         for (i, &k) in (0..).zip(&self.leaf).filter(|&(_, &k)| k != ELSEWHERE) {
-            match self.runs.last_mut() {
+            match placed.runs.last_mut() {
                 Some([p, l, n]) if *p + *n == i && *l + *n == k => *n += 1,
-                _ => self.runs.push([i, k, 1]),
+                _ => placed.runs.push([i, k, 1]),
             }
         }
         let mut other: Vec<bool> = leaves.iter().map(Value::requires_grad).collect();
@@ -113,22 +108,27 @@ impl StepPlan {
     }
 }
 
-/// Where a [`StepPlan`]'s parameters are among the tape's leaves (borrowed from it, so
+/// Where a [`StepPlan`]'s parameters are among the tape's leaves (a field of its own, so
 /// that a step's blocks can read it while the plan's numbers change).
-#[derive(Clone, Copy)]
-struct Runs<'a> {
-    runs: &'a [[u32; 3]],
-    needs_grad: &'a [bool],
+#[derive(Default)]
+struct Placement {
+    /// Whether each parameter needs a gradient.
+    needs_grad: Vec<bool>,
+    /// Whether every one does.
     all_need_grad: bool,
+    /// The parameters that are leaves of the tape, in runs of parameters that are
+    /// consecutive leaves too, `[first parameter, first leaf, length]` (a neuron's
+    /// weights are), so that the numbers move as slices.
+    runs: Vec<[u32; 3]>,
 }
 
-impl<'a> Runs<'a> {
+impl Placement {
     /// The parts of the runs within the parameters `block`, as the ranges of their
     /// parameters (counted from the block's first) and of their leaves.
     fn within(
-        self,
+        &self,
         block: Range<usize>,
-    ) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + 'a {
+    ) -> impl Iterator<Item = (Range<usize>, Range<usize>)> + '_ {
         let first = self
             .runs
             .partition_point(|&[p, _, n]| (p + n) as usize <= block.start);
@@ -145,7 +145,7 @@ impl<'a> Runs<'a> {
     /// The gradients of the parameters `block` from the tape's sums `sums` (the leaves'
     /// entries of its grads), as `zero_grad` then `flush_grads` leave them: `0 + sum`
     /// for a leaf of the tape that needs a gradient. (The others' stay 0.)
-    fn take_grads(self, block: Range<usize>, grads: &mut [f64], sums: &[f64]) {
+    fn take_grads(&self, block: Range<usize>, grads: &mut [f64], sums: &[f64]) {
         for (params, leaves) in self.within(block.clone()) {
             let (grads, sums) = (&mut grads[params.clone()], &sums[leaves]);
             if self.all_need_grad {
@@ -164,7 +164,7 @@ impl<'a> Runs<'a> {
     /// The new data `new` of the parameters `block` into the tape's leaf data `data`,
     /// but for the leaves `fed` (a fed leaf keeps its sample; a leaf listed twice gets
     /// the later parameter's).
-    fn put_data(self, block: Range<usize>, new: &[f64], data: &mut [f64], fed: &[bool]) {
+    fn put_data(&self, block: Range<usize>, new: &[f64], data: &mut [f64], fed: &[bool]) {
         for (params, leaves) in self.within(block) {
             let (data, new) = (&mut data[leaves.clone()], &new[params]);
             let fed = &fed[leaves];
@@ -178,27 +178,6 @@ impl<'a> Runs<'a> {
                     *d = new;
                 }
             }
-        }
-    }
-}
-
-impl StepPlan {
-    /// Where the parameters are among the tape's leaves.
-    fn runs(&self) -> Runs<'_> {
-        Runs {
-            runs: &self.runs,
-            needs_grad: &self.needs_grad,
-            all_need_grad: self.all_need_grad,
-        }
-    }
-
-    /// The parameters' data into the tape's buffers `buf` (see [`Runs::put_data`]).
-    fn put_data(&self, buf: &mut Buffers, fed: &[bool]) {
-        let (data, all) = (&mut buf.data[..fed.len()], 0..self.data.len());
-        self.runs().put_data(all, &self.data, data, fed);
-        buf.panels_stale = true;
-        if !buf.leaves_finite {
-            buf.leaves_finite = all_finite(&buf.data[..fed.len()]);
         }
     }
 }
@@ -305,21 +284,17 @@ impl Tape {
             for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
                 *g += sums[k as usize];
             }
-            let runs = Runs {
-                runs: &plan.runs,
-                needs_grad: &plan.needs_grad,
-                all_need_grad: plan.all_need_grad,
-            };
+            let placed = &plan.placed;
             let Buffers { data, grad, .. } = &mut self.buf;
             let (sums, data) = (&grad[..leaves], Mutex::new(&mut data[..leaves]));
             // Each block's new data into the tape's as soon as they are computed, if the
             // order of the blocks does not matter (else all at once, below).
             let after = |block: Range<usize>, new: &[f64]| {
                 let mut data = data.lock().unwrap_or_else(PoisonError::into_inner);
-                runs.put_data(block, new, &mut data, fed);
+                placed.put_data(block, new, &mut data, fed);
             };
             let around = Around {
-                before: &|block, grads| runs.take_grads(block, grads, sums),
+                before: &|block, grads| placed.take_grads(block, grads, sums),
                 after: if plan.distinct { &after } else { &|_, _| {} },
             };
             opt.step_numbers_around(&mut plan.data, &mut plan.grads, threads, &around)
@@ -329,16 +304,18 @@ impl Tape {
         };
         self.buf.grads_finite = true;
         self.unflushed = false;
-        // The new data into the tape's copy (again after a refused step: its old data;
-        // the blocks already wrote them if they could). The workers copy them on their
-        // own threads, each in its next chunk.
-        if by_blocks && stepped.is_ok() {
-            self.buf.panels_stale = true;
-            if !self.buf.leaves_finite {
-                self.buf.leaves_finite = all_finite(&self.buf.data[..leaves]);
-            }
-        } else {
-            plan.put_data(&mut self.buf, fed);
+        // The new data into the tape's copy (again after a refused step: its old data),
+        // unless the blocks already wrote them. The workers copy them on their own
+        // threads, each in its next chunk.
+        if !(by_blocks && stepped.is_ok()) {
+            let (all, data) = (0..plan.data.len(), &mut self.buf.data[..leaves]);
+            plan.placed.put_data(all, &plan.data, data, fed);
+        }
+        // (What was written is finite, new data that the optimiser checked or the old
+        // again: finite leaves stay so, others may have become so.)
+        self.buf.panels_stale = true;
+        if !self.buf.leaves_finite {
+            self.buf.leaves_finite = all_finite(&self.buf.data[..leaves]);
         }
         self.workers.invalidate();
         stepped
