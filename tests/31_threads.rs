@@ -70,6 +70,23 @@ fn a_batch_gives_the_same_gradients_bit_for_bit_on_1_2_and_16_threads() {
     }
 }
 
+// loss.backward(); then, gradients zeroed, for x, y in batch: loss(x, y).backward()
+#[test]
+fn a_batch_after_a_backward_starts_its_sums_at_0_on_any_threads() {
+    // (The backward leaves its own gradients where a batch adds up its sums: on several
+    // threads the first chunk's sums are written over them.)
+    for threads in [1, 2, 16] {
+        let (_, mut tape, inputs) = squared_error_tape(1);
+        tape.set_inputs(&inputs, &samples(1)[0]).unwrap();
+        tape.evaluate().unwrap();
+        tape.backward().unwrap();
+        tape.accumulate_batch(&inputs, &samples(37), threads)
+            .unwrap();
+        let bits: Vec<u64> = tape.leaf_grads().iter().map(|g| g.to_bits()).collect();
+        assert_eq!(bits, batch_bits(37, 1).0, "{threads} threads");
+    }
+}
+
 // loss = sum(w_i * x for i in range(10_000)); for x in batch: loss.backward()
 #[test]
 fn a_model_with_many_parameters_gets_every_gradient_summed_on_threads_too() {

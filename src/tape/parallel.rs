@@ -55,17 +55,24 @@ fn add(sums: &mut [f64], chunk: &[f64]) {
 }
 
 /// A unit of a round on several threads: a chunk, or the adding up of the chunks' sums
-/// of the leaves from the first given on, into the tape's sums given.
+/// of the leaves from the first given on (and whether the sums start at 0), into the
+/// tape's sums given.
 enum Unit<'a, S> {
     Chunk(Chunk<'a, S>),
-    Add(usize, &'a mut [f64]),
+    Add((usize, bool), &'a mut [f64]),
 }
 
 /// `grad += chunk` for each chunk's sums in chunk order, from leaf `first` on, each
-/// chunk's as soon as it is `done`. Returns whether the new sums are all finite
-/// (`false` if a chunk ended without its sums: it panicked, and so will the round).
-fn add_chunk_sums(done: &[OnceLock<Option<&[f64]>>], first: usize, grad: &mut [f64]) -> bool {
-    for chunk in done {
+/// chunk's as soon as it is `done` (if `fresh`, the sums start at 0: the first chunk's
+/// are `0 + chunk`, the same numbers as after setting them to 0). Returns whether the
+/// new sums are all finite (`false` if a chunk ended without its sums: it panicked,
+/// and so will the round).
+fn add_chunk_sums(
+    done: &[OnceLock<Option<&[f64]>>],
+    (first, fresh): (usize, bool),
+    grad: &mut [f64],
+) -> bool {
+    for (c, chunk) in done.iter().enumerate() {
         let sums = loop {
             match chunk.get() {
                 Some(sums) => break *sums,
@@ -76,6 +83,12 @@ fn add_chunk_sums(done: &[OnceLock<Option<&[f64]>>], first: usize, grad: &mut [f
         let Some(sums) = sums else {
             return false;
         };
+        if fresh && c == 0 {
+            for (s, c) in grad.iter_mut().zip(&sums[first..]) {
+                *s = 0.0 + c;
+            }
+            continue;
+        }
         add(grad, &sums[first..]);
     }
     all_finite(grad)
@@ -327,9 +340,10 @@ impl Tape {
         // the next: the memory for the sums depends on the threads, not on the batch.
         let round = workers * ROUND;
         let mut results = vec![0.0; samples.len() * width];
-        if backward && !self.unflushed {
-            // The leaves' entries hold the last `backward`'s gradient: start the sums.
-            self.buf.grad[..self.leaves.len()].fill(0.0);
+        // The leaves' entries hold the last `backward`'s gradient: the sums start at 0,
+        // set by the first round.
+        let mut fresh = backward && !self.unflushed;
+        if fresh {
             self.unflushed = true;
             self.alone_elsewhere = false;
         }
@@ -338,8 +352,13 @@ impl Tape {
         for (r, samples) in samples.chunks(per_round).enumerate() {
             let start = r * per_round * width;
             let results = &mut results[start..start + samples.len() * width];
-            let ran = self.run_round(inputs, samples, results, threads, backward);
+            let ran = self.run_round(inputs, samples, results, threads, (backward, fresh));
+            fresh = false;
             finite = self.drop_sums_on_error(ran, backward)?;
+        }
+        if fresh {
+            // (No round: no samples.)
+            self.buf.grad[..self.leaves.len()].fill(0.0);
         }
         // The sums over the chunks are looked at once, at the end: the rounds depend on
         // the threads, the final sums do not (nor which leaf's sum overflowed first).
@@ -370,7 +389,7 @@ impl Tape {
         samples: &[S],
         results: &mut [f64],
         threads: usize,
-        backward: bool,
+        (backward, fresh): (bool, bool),
     ) -> Result<bool, Error> {
         let leaves = self.leaves.len();
         let width = results.len() / samples.len().max(1);
@@ -425,6 +444,9 @@ impl Tape {
         };
         let grad = &mut grad[..leaves];
         if alone {
+            if fresh {
+                grad.fill(0.0);
+            }
             let worker = &mut w.workers[0];
             for mut chunk in units {
                 if backward {
@@ -442,7 +464,7 @@ impl Tape {
         if backward {
             let block = leaves.div_ceil(workers * 4).max(BLOCK);
             let blocks = grad.chunks_mut(block).enumerate();
-            units.extend(blocks.map(|(b, grad)| Unit::Add(b * block, grad)));
+            units.extend(blocks.map(|(b, grad)| Unit::Add((b * block, fresh), grad)));
         }
         let ran = share_with(&mut w.workers[..workers], units, |w, unit| match unit {
             Unit::Chunk(mut chunk) => {
@@ -453,7 +475,7 @@ impl Tape {
                 }
                 ran.map(|()| true)
             }
-            Unit::Add(first, grad) => Ok(add_chunk_sums(&done, first, grad)),
+            Unit::Add(from, grad) => Ok(add_chunk_sums(&done, from, grad)),
         });
         // Each chunk stops at its first error, that of its lowest failing sample: the
         // first error in chunk order is that of the round's lowest failing sample,
