@@ -46,7 +46,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use common::classify::{self, Training};
+use common::classify::{self, MnistRun};
 use common::classify_tape::ImageTape;
 use common::Engine;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -77,20 +77,11 @@ fn run() -> common::Result {
     let Some(mut args) = common::flags_or_help(USAGE) else {
         return Ok(());
     };
-    let dir: PathBuf = args
-        .opt_value_from_str("--data")?
-        .unwrap_or_else(|| PathBuf::from("../shared/data/mnist"));
-    let limit: Option<usize> =
-        common::opt_checked_number(&mut args, "--limit", "at least 1", |&n| n >= 1)?;
-    let defaults = Training {
-        epochs: 5,
-        batch_size: 32,
-        lr: 0.002,
-        seed: 0,
-        holdout: None,
-        threads: common::all_cores(),
-    };
-    let t = Training::from_args(&mut args, defaults)?;
+    let MnistRun {
+        dir,
+        limit,
+        training: t,
+    } = MnistRun::from_args(&mut args, None, common::all_cores())?;
     let engine = common::engine(&mut args, Engine::Tape)?;
     common::finish(args, USAGE)?;
 

@@ -29,9 +29,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::classify::{self, Training};
+use common::classify::{self, MnistRun};
 use common::classify_tape::image_loss;
-use micrograd::codegen::{CodeGen, Precision};
+use micrograd::codegen::{CodeGen, Precision, C_FLAGS};
 use micrograd::data::load_mnist;
 use micrograd::prelude::*;
 use micrograd::tape::Tape;
@@ -51,17 +51,6 @@ const USAGE: &str = "09_codegen [FLAGS]   (defaults in brackets)
   --cc CC                 the C compiler [cc]
   -h, --help              print this and exit";
 
-/// The flags the C is compiled with: no FMA contraction, no fast-math (the tape's
-/// arithmetic), and no warning allowed.
-const CFLAGS: &[&str] = &[
-    "-std=c99",
-    "-O2",
-    "-ffp-contract=off",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-];
-
 fn main() -> std::process::ExitCode {
     common::main_with(run)
 }
@@ -70,21 +59,12 @@ fn run() -> common::Result {
     let Some(mut args) = common::flags_or_help(USAGE) else {
         return Ok(());
     };
-    let dir: PathBuf = args
-        .opt_value_from_str("--data")?
-        .unwrap_or_else(|| PathBuf::from("../shared/data/mnist"));
-    let limit: Option<usize> =
-        common::opt_checked_number(&mut args, "--limit", "at least 1", |&n| n >= 1)?;
-    let defaults = Training {
-        epochs: 5,
-        batch_size: 32,
-        lr: 0.002,
-        seed: 0,
-        holdout: Some(2000),
-        // (The C runs on one thread.)
-        threads: 1,
-    };
-    let t = Training::from_args(&mut args, defaults)?;
+    // (The C runs on one thread.)
+    let MnistRun {
+        dir,
+        limit,
+        training: t,
+    } = MnistRun::from_args(&mut args, Some(2000), 1)?;
     let out: PathBuf = args
         .opt_value_from_str("--out")?
         .unwrap_or_else(|| PathBuf::from("target/09_codegen"));
@@ -144,7 +124,7 @@ fn run() -> common::Result {
 
     let exe = out.join("mnist_train");
     let compiled = Command::new(&cc)
-        .args(CFLAGS)
+        .args(C_FLAGS)
         .arg(&source)
         .arg(&main)
         .arg("-o")
@@ -156,7 +136,7 @@ fn run() -> common::Result {
         let err = String::from_utf8_lossy(&compiled.stderr);
         return Err(format!("{cc} failed on {}:\n{err}", source.display()).into());
     }
-    println!("compiled with {cc} {}", CFLAGS.join(" "));
+    println!("compiled with {cc} {}", C_FLAGS.join(" "));
 
     let mut c_args = vec![
         ("--data", out.display().to_string()),

@@ -10,24 +10,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use micrograd::codegen::{CCode, CodeGen, Precision};
+use micrograd::codegen::{CCode, CodeGen, Precision, C_FLAGS};
 use micrograd::data::moons100;
 use micrograd::loss::{l2, svm_hinge};
 use micrograd::optim::Schedule;
 use micrograd::prelude::*;
 use micrograd::random::PythonRandom;
 use micrograd::tape::Tape;
-
-/// The flags the tape's numbers need (no contraction into FMAs, no fast-math), and
-/// those the generated C promises to compile without a warning under.
-const C_FLAGS: &[&str] = &[
-    "-std=c99",
-    "-O2",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-ffp-contract=off",
-];
 
 /// A driver for the generated C: reads commands on stdin and prints numbers as the hex
 /// bits of `double`s. `i` then the inputs (every group in order): set them; `f`: forward,
@@ -552,15 +541,12 @@ fn the_c_compiles_as_cpp_too() {
         .input("x", &[x])
         .generate()
         .unwrap();
-    let flags = [
-        "-x",
-        "c++",
-        "-O2",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-ffp-contract=off",
-    ];
+    // (C_FLAGS, as C++ instead of C99.)
+    let c99 = |flag: &&&str| **flag != "-std=c99";
+    let flags: Vec<&str> = ["-x", "c++"]
+        .into_iter()
+        .chain(C_FLAGS.iter().filter(c99).copied())
+        .collect();
     let exe = build(&code, &["x"], "g++", &flags);
     let got = run(&exe, &format!("i{}\nf\n", hex(&[2.0])));
     assert_eq!(

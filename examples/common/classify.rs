@@ -1,8 +1,8 @@
-//! What the digit classifiers (`06_digits`, `07_mnist`) share: their training flags, the
-//! hold-out split, checks of the data, the loss of one mini-batch, an epoch of training,
-//! and held-out accuracy.
+//! What the digit classifiers (`06_digits`, `07_mnist`, `09_codegen`) share: their
+//! training flags, the hold-out split, checks of the data, the loss of one mini-batch, an
+//! epoch of training, and held-out accuracy.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use micrograd::data::Dataset;
 use micrograd::nn::{Module, MLP};
@@ -44,6 +44,44 @@ impl Training {
             holdout: opt_checked_number(args, "--holdout", "at least 1", |&n| n >= 1)?
                 .or(defaults.holdout),
             threads: positive(args, "--threads", defaults.threads)?,
+        })
+    }
+}
+
+/// The flags of a run on MNIST (`07_mnist`, `09_codegen`): where the data is, how many
+/// training images to use, and the training flags.
+pub struct MnistRun {
+    /// `--data DIR`: the folder of MNIST's IDX files [`../shared/data/mnist`].
+    pub dir: PathBuf,
+    /// `--limit N`: train on only the first N training images [all].
+    pub limit: Option<usize>,
+    /// The training flags, with MNIST's defaults: 5 epochs of batches of 32, Adam's
+    /// learning rate 0.002, seed 0.
+    pub training: Training,
+}
+
+impl MnistRun {
+    /// Reads `--data`, `--limit` and the training flags; `holdout` and `threads` are the
+    /// example's defaults for `--holdout` and `--threads`.
+    pub fn from_args(
+        args: &mut pico_args::Arguments,
+        holdout: Option<usize>,
+        threads: usize,
+    ) -> Result<MnistRun> {
+        let dir: Option<PathBuf> = args.opt_value_from_str("--data")?;
+        let limit = opt_checked_number(args, "--limit", "at least 1", |&n: &usize| n >= 1)?;
+        let defaults = Training {
+            epochs: 5,
+            batch_size: 32,
+            lr: 0.002,
+            seed: 0,
+            holdout,
+            threads,
+        };
+        Ok(MnistRun {
+            dir: dir.unwrap_or_else(|| PathBuf::from("../shared/data/mnist")),
+            limit,
+            training: Training::from_args(args, defaults)?,
         })
     }
 }

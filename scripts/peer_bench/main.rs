@@ -346,6 +346,17 @@ fn main() {
         run(r % 2 == 0);
         run(r % 2 != 0);
     }
+    // Each round too: ours moves from round to round with where `malloc` puts the nodes
+    // (see docs/benchmarks.md, "The chain").
+    let per_link = |times: &[f64]| -> Vec<String> {
+        let ns = times.iter().map(|t| t / links as f64 * 1e9);
+        ns.map(|ns| format!("{ns:.1}")).collect()
+    };
+    println!(
+        "chain rounds, ns per link: peer {}; ours {}",
+        per_link(&peer).join(" "),
+        per_link(&ours).join(" ")
+    );
     let (peer, ours) = (
         median(peer) / links as f64 * 1e9,
         median(ours) / links as f64 * 1e9,
