@@ -1,12 +1,15 @@
 //! How far two threads can go on this machine: a batch of 32 MNIST-shaped samples
 //! (784-32-10, softmax cross-entropy) through the tape on one thread, the same batch
 //! split by `accumulate_batch` on two, and the ceiling: two threads with a tape each
-//! (nothing shared, no synchronisation), 16 samples apiece.
+//! (nothing shared, no synchronisation), 16 samples apiece. Then whole `Training` steps
+//! (the batch and Adam's update, as `07_mnist` takes them) on 1 and on 2 threads, runs
+//! of 20 of each in turn, so that both meet the same load: on this shared machine the
+//! ratio of two runs taken one after the other moves by ±20%.
 //!
 //! Run: `cargo bench --bench threads_ceiling` (`-- --rounds N`, default 7). Each round
-//! runs the three one after the other, 500 batches each; the medians over the rounds
-//! and their ratios to one thread are printed. Results are in `docs/benchmarks.md`
-//! ("Threads").
+//! runs the three one after the other, 500 batches each, then 500 training steps of
+//! each kind, 20 at a time in turn; the medians over the rounds and their ratios to one
+//! thread are printed. Results are in `docs/benchmarks.md` ("Threads").
 
 use std::time::Instant;
 
@@ -15,9 +18,10 @@ use micrograd::tape::{Inputs, Tape};
 
 const BATCHES: usize = 500;
 
-/// An MNIST-shaped model's loss on one sample compiled, its sample leaves, and `n`
-/// samples of pixels in [0, 1) (a fixed sequence) with one-hot labels.
-fn setup(n: usize) -> (Tape, Inputs, Vec<Vec<f64>>) {
+/// An MNIST-shaped model's loss on one sample compiled, its sample leaves, `n` samples
+/// of pixels in [0, 1) (a fixed sequence) with one-hot labels, and the model's
+/// parameters.
+fn setup(n: usize) -> (Tape, Inputs, Vec<Vec<f64>>, Vec<Value>) {
     let model = MLP::new(
         784,
         &[32, 10],
@@ -36,14 +40,55 @@ fn setup(n: usize) -> (Tape, Inputs, Vec<Vec<f64>>) {
             (0..784).map(pixel).chain((0..10).map(label)).collect()
         })
         .collect();
-    (tape, inputs, samples)
+    (tape, inputs, samples, model.parameters())
 }
+
+/// µs per `Training` step (Adam, batch of 32) on 1 and on 2 threads, a few steps of each
+/// in turn.
+fn time_training() -> [f64; 2] {
+    // 8,000 samples, 250 batches, as `07_mnist --holdout 2000` trains on: each step
+    // reads its batch from memory, not from a cache.
+    let data = setup(8000).2;
+    let mut kinds: Vec<_> = [1, 2]
+        .map(|threads| {
+            let (tape, inputs, _, params) = setup(0);
+            let opt = Adam::new(params, 0.002).expect("a valid learning rate");
+            (threads, tape, opt, inputs)
+        })
+        .into();
+    let mut batches = data.chunks(32).cycle();
+    // Runs of a few steps of each in turn: a thread that waits a whole step on one
+    // thread before its next is asleep at its start, which it is not between the steps
+    // of one training; the first steps of each run are not timed. (One training at a
+    // time: a live one makes other tapes check that they hold none of its parameters.)
+    let (mut total, mut timed) = ([0.0; 2], 0);
+    for run in 0..BATCHES / RUN {
+        for ((threads, tape, opt, inputs), total) in kinds.iter_mut().zip(&mut total) {
+            let mut training = tape.train(opt, *threads).expect("threads");
+            for step in 0..RUN {
+                let batch = batches.next().expect("a cycle");
+                let start = Instant::now();
+                training.step(inputs, batch).expect("finite steps");
+                if step >= RUN - TIMED {
+                    *total += start.elapsed().as_secs_f64() * 1e6;
+                }
+            }
+        }
+        timed = (run + 1) * TIMED;
+    }
+    total.map(|t| t / timed as f64)
+}
+
+/// The steps of each kind in a run of [`time_training`], and how many of them (the last)
+/// are timed.
+const RUN: usize = 20;
+const TIMED: usize = 15;
 
 /// µs per batch of `threads` tape runs of `n` samples each: one tape on `threads`
 /// threads (`shared`), or a tape per thread (not `shared`).
 fn time(n: usize, threads: usize, shared: bool) -> f64 {
     let run = move |threads: usize| {
-        let (mut tape, inputs, samples) = setup(n);
+        let (mut tape, inputs, samples, _) = setup(n);
         let start = Instant::now();
         for _ in 0..BATCHES {
             tape.accumulate_batch(&inputs, &samples, threads)
@@ -75,10 +120,15 @@ fn main() {
         .and_then(|i| args.get(i + 1)?.parse().ok())
         .unwrap_or(7);
     let (mut one, mut ours, mut ceiling) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut step1, mut step2, mut ratio) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds {
         one.push(time(32, 1, true));
         ours.push(time(32, 2, true));
         ceiling.push(time(16, 2, false));
+        let [s1, s2] = time_training();
+        step1.push(s1);
+        step2.push(s2);
+        ratio.push(s1 / s2);
     }
     let (one, ours, ceiling) = (median(one), median(ours), median(ceiling));
     println!("batch of 32, median of {rounds} rounds of {BATCHES} batches:");
@@ -88,4 +138,7 @@ fn main() {
         one / ours
     );
     println!("  2 threads, a tape each, 16 samples, nothing shared: {ceiling:7.1} us  {:.2}x (the ceiling)", one / ceiling);
+    let (step1, step2, ratio) = (median(step1), median(step2), median(ratio));
+    println!("Training step (batch and Adam), runs of {RUN} steps on 1 and on 2 threads in turn:");
+    println!("  1 thread: {step1:7.1} us, 2 threads: {step2:7.1} us, ratio {ratio:.2}x (median of the rounds' ratios)");
 }
