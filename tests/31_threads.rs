@@ -623,6 +623,14 @@ fn another_tape_over_a_trainings_parameters_refuses_to_run_until_it_ends() {
     let (model, mut tape, inputs) = squared_error_tape(6);
     let (mut other, other_inputs) = another_tape(&model);
     let batch = samples(8);
+    // (It ran beside another model's training first, holding none of its parameters:
+    // it must look again when this training starts.)
+    let (unrelated, mut tape_u, inputs_u) = squared_error_tape(7);
+    let mut opt_u = Sgd::new(unrelated.parameters(), 0.1).unwrap();
+    let mut training_u = tape_u.train(&mut opt_u, 2).unwrap();
+    training_u.step(&inputs_u, &batch).unwrap();
+    other.accumulate_batch(&other_inputs, &batch, 1).unwrap();
+    other.flush_grads();
     let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
     let mut training = tape.train(&mut opt, 2).unwrap();
     training.step(&inputs, &batch).unwrap();

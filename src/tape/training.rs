@@ -21,7 +21,34 @@ thread_local! {
     /// The parameters whose `Value`s a live `Training` on this thread has not written
     /// yet, with the id of its tape: another tape must not read them (see
     /// [`Tape::check_not_held`]).
-    static HELD: RefCell<Vec<(u64, AddressSet)>> = const { RefCell::new(Vec::new()) };
+    static HELD: RefCell<Held> = const {
+        RefCell::new(Held {
+            trainings: Vec::new(),
+            cleared: Vec::new(),
+        })
+    };
+}
+
+/// How many tapes [`Held::cleared`] remembers.
+const CLEARED: usize = 16;
+
+/// What [`HELD`] holds: the live trainings' parameters by tape id, and the tapes found
+/// to hold none of them since they last changed (a tape's leaves never change, so it
+/// need not look again: a look is a hash look-up per leaf, 26K for MNIST, on every
+/// run).
+struct Held {
+    trainings: Vec<(u64, AddressSet)>,
+    cleared: Vec<u64>,
+}
+
+impl Held {
+    /// Changes the trainings by `change`; every tape must look again.
+    fn change(change: impl FnOnce(&mut Vec<(u64, AddressSet)>)) {
+        HELD.with_borrow_mut(|held| {
+            change(&mut held.trainings);
+            held.cleared.clear();
+        });
+    }
 }
 
 /// Steps of an optimiser on a [`Tape`]'s numbers, the parameters' `Value`s left as they
@@ -122,7 +149,7 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
         let losses = self.tape.accumulate_batch(inputs, samples, self.threads)?;
         if !self.unwritten {
             let held = self.opt.params().iter().map(Value::address).collect();
-            HELD.with_borrow_mut(|h| h.push((self.tape.id, held)));
+            Held::change(|h| h.push((self.tape.id, held)));
         }
         self.unwritten = true;
         if let Err(refused) = self.tape.step_numbers(self.opt, self.threads) {
@@ -194,7 +221,7 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
             self.tape.write_back(self.opt.params());
             self.unwritten = false;
             let id = self.tape.id;
-            HELD.with_borrow_mut(|h| h.retain(|&(tape, _)| tape != id));
+            Held::change(|h| h.retain(|&(tape, _)| tape != id));
         }
         self.writes = data_writes();
     }
@@ -208,8 +235,11 @@ impl Tape {
     ///
     /// [`Error::InvalidInput`] naming the leaf.
     pub(super) fn check_not_held(&self) -> Result<(), Error> {
-        HELD.with_borrow(|held| {
-            let others = held.iter().filter(|(tape, _)| *tape != self.id);
+        HELD.with_borrow_mut(|held| {
+            if held.trainings.is_empty() || held.cleared.contains(&self.id) {
+                return Ok(());
+            }
+            let others = held.trainings.iter().filter(|(tape, _)| *tape != self.id);
             for (_, params) in others {
                 if let Some(leaf) = self.leaves.iter().find(|l| params.contains(&l.address())) {
                     return Err(Error::InvalidInput(format!(
@@ -221,6 +251,11 @@ impl Tape {
                     )));
                 }
             }
+            // (A few tapes at most, unless tapes are compiled again and again.)
+            if held.cleared.len() == CLEARED {
+                held.cleared.clear();
+            }
+            held.cleared.push(self.id);
             Ok(())
         })
     }
