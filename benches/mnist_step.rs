@@ -23,10 +23,12 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use limits::interleaved;
 use limits::mnist::{ImageTape, Mnist};
 use micrograd::data::{load_mnist, Dataset};
 use micrograd::prelude::*;
 use micrograd::random::PythonRandom;
+use micrograd::tape::{Inputs, Training};
 
 const BATCH: usize = 32;
 const LR: f64 = 0.01;
@@ -127,23 +129,10 @@ fn bench(c: &mut Criterion) {
         // `accumulate_batch` + `flush_and_step` on the tape's numbers. The rows (pixels,
         // then the one-hot label) are made beforehand, as the hand-written step reads
         // the images as they are.
-        let [x, y, _] = &s.leaves;
-        let sample = s.tape.inputs(&[&x[..], &y[..]].concat()).expect("leaves");
-        let rows: Vec<Vec<Vec<f64>>> = (batches.iter())
-            .map(|batch| {
-                let row = |i: usize| {
-                    let onehot = (0..10).map(|c| f64::from(u8::from(c == label(i))));
-                    data.inputs[i].iter().copied().chain(onehot).collect()
-                };
-                batch.iter().map(|&i| row(i)).collect()
-            })
-            .collect();
+        let rows = labelled_rows(&data, &batches);
         let mut rows = rows.iter().cycle();
         let mut opt = Sgd::new(model.parameters(), LR).expect("lr > 0");
-        let mut training = s.tape.train(&mut opt, 1).expect("1 thread");
-        training
-            .set_inputs(&s.scale, &[1.0 / BATCH as f64])
-            .expect("one number");
+        let (mut training, sample) = training(&mut s, &mut opt);
         b.iter(|| {
             let losses = training
                 .step(&sample, rows.next().expect("cycles"))
@@ -178,6 +167,67 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+    interleaved_steps(&data, &batches);
+}
+
+/// Each batch's rows: an image's pixels, then its one-hot label (the tape's samples).
+fn labelled_rows(data: &Dataset, batches: &[Vec<usize>]) -> Vec<Vec<Vec<f64>>> {
+    let row = |i: usize| {
+        let label = data.labels[i] as usize;
+        let onehot = (0..10).map(move |c| f64::from(u8::from(c == label)));
+        data.inputs[i].iter().copied().chain(onehot).collect()
+    };
+    let batch = |batch: &Vec<usize>| batch.iter().map(|&i| row(i)).collect();
+    batches.iter().map(batch).collect()
+}
+
+/// What `07_mnist` runs, on one thread: a `Training` over the tape (each step
+/// `accumulate_batch` + `flush_and_step` on the tape's numbers), with the scale of a
+/// batch of [`BATCH`] set, and the inputs its rows fill.
+fn training<'a>(s: &'a mut ImageTape, opt: &'a mut Sgd) -> (Training<'a, Sgd>, Inputs) {
+    let [x, y, _] = &s.leaves;
+    let sample = s.tape.inputs(&[&x[..], &y[..]].concat()).expect("leaves");
+    let mut training = s.tape.train(opt, 1).expect("1 thread");
+    training
+        .set_inputs(&s.scale, &[1.0 / BATCH as f64])
+        .expect("one number");
+    (training, sample)
+}
+
+/// The `Training` step and the hand-written step in turn (issue 10's "medians of
+/// interleaved runs"; see `limits::interleaved`), each on its own copy of the model.
+fn interleaved_steps(data: &Dataset, batches: &[Vec<usize>]) {
+    let (rounds, run) = (15, 40);
+    let model = MLP::new(784, &[32, 10], &mut PythonRandom::seed(1));
+    let mut net = Mnist::new(model.parameters().iter().map(Value::data).collect());
+    let mut s = ImageTape::compile(&model);
+    let mut opt = Sgd::new(model.parameters(), LR).expect("lr > 0");
+    let (mut training, sample) = training(&mut s, &mut opt);
+    let rows = labelled_rows(data, batches);
+    let (mut rows, mut hand_batches) = (rows.iter().cycle(), batches.iter().cycle());
+    let tape_step = || {
+        let losses = training.step(&sample, rows.next().expect("cycles"));
+        black_box(losses.expect("finite"));
+    };
+    let hand_step = || {
+        let batch = hand_batches.next().expect("cycles");
+        net.zero_grad();
+        for &i in batch {
+            let label = data.labels[i] as usize;
+            black_box(net.accumulate(&data.inputs[i], label, 1.0 / BATCH as f64));
+        }
+        net.update(LR);
+    };
+    let t = interleaved(rounds, run, tape_step, hand_step);
+    println!(
+        "interleaved, {rounds} rounds of {run} steps of each (the last {} timed), µs per \
+         batch of {BATCH}: training step {:.1}, hand-written {:.1}: {:.2}x (median of the \
+         rounds' ratios)",
+        run - run / 4,
+        t.first,
+        t.second,
+        t.ratio
+    );
 }
 
 criterion_group!(benches, bench);

@@ -15,6 +15,7 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use limits::interleaved;
 use limits::moons::Moons;
 use micrograd::data::{moons100, Dataset};
 use micrograd::loss::{l2, svm_hinge};
@@ -109,6 +110,36 @@ fn bench(c: &mut Criterion) {
         })
     });
     group.finish();
+    interleaved_steps(&data);
+}
+
+/// The tape's step and the hand-written step in turn (issue 10's "medians of
+/// interleaved runs"; see `limits::interleaved`), each on its own copy of the model.
+fn interleaved_steps(data: &Dataset) {
+    let (rounds, run) = (15, 400);
+    let taped = model();
+    let mut tape = Tape::compile(&notebook_loss(&taped, data)).expect("a graph");
+    let mut opt = Sgd::new(taped.parameters(), LR).expect("lr > 0");
+    let mut net = Moons::new(model().parameters().iter().map(Value::data).collect());
+    let tape_step = || {
+        black_box(tape.forward().expect("finite"));
+        opt.zero_grad();
+        tape.backward().expect("finite");
+        opt.step().expect("finite");
+    };
+    let hand_step = || {
+        black_box(net.loss_and_grads(&data.inputs, &data.labels, ALPHA));
+        net.update(LR);
+    };
+    let t = interleaved(rounds, run, tape_step, hand_step);
+    println!(
+        "interleaved, {rounds} rounds of {run} steps of each (the last {} timed), µs per \
+         step: tape {:.2}, hand-written {:.2}: {:.2}x (median of the rounds' ratios)",
+        run - run / 4,
+        t.first,
+        t.second,
+        t.ratio
+    );
 }
 
 criterion_group!(benches, bench);

@@ -15,9 +15,15 @@
 //! |--------|---------|---------|
 //! | [`moons`] | micrograd's demo: MLP 2-16-16-1, SVM hinge loss + 1e-4 L2, 100 points | `moons_step.rs` |
 //! | [`mnist`] | MLP 784-32-10, softmax cross-entropy, summed over a batch | `mnist_step.rs` |
+//!
+//! [`interleaved`](interleaved()) times a micrograd step and its limit in turn, for the
+//! ratio of the two on a machine whose speed moves.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod interleaved;
 pub mod mnist;
 pub mod moons;
+
+pub use interleaved::{interleaved, Interleaved};
