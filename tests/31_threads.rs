@@ -9,6 +9,7 @@
 //! Python micrograd has no threads; the loop these tests mirror is still
 //! `for x, y in batch: loss = ...; loss.backward()` (gradients add up in `p.grad`).
 
+use micrograd::optim::{Around, OptimizerState};
 use micrograd::prelude::*;
 use micrograd::program::Program;
 use micrograd::tape::{Inputs, Tape, CHUNK};
@@ -837,4 +838,124 @@ fn another_tape_over_the_same_parameters_sees_the_step_of_flush_and_step() {
     let after = other.accumulate_batch(&other_inputs, &batch, 1).unwrap();
     assert_ne!(after, before);
     assert_eq!(after, tape.accumulate_batch(&inputs, &batch, 1).unwrap());
+}
+
+/// An optimiser written outside the crate whose rate depends on the place a parameter
+/// is listed at (`lr = 0.1·(i + 1)` for the i-th), that adds a tenth of the sum of all
+/// the parameters' data to every gradient (it looks across parameters, as clipping by a
+/// norm does), and that hands its blocks' new data on last block first. A parameter
+/// listed twice gets two new numbers; on `Value`s the later place's is written last, so
+/// it is the one that stays, and the next step reads it at both places.
+struct RateByPlace(Vec<Value>);
+
+/// `p - 0.1·(i + 1)·(g + 0.1·Σp)` for the i-th parameter, all from the data before the
+/// step.
+fn rate_by_place(data: &[f64], grads: &[f64]) -> Vec<f64> {
+    let (lr, sum) = (|i: usize| 0.1 * (i + 1) as f64, data.iter().sum::<f64>());
+    (data.iter().zip(grads).enumerate())
+        .map(|(i, (&p, &g))| p - lr(i) * (g + 0.1 * sum))
+        .collect()
+}
+
+impl Optimizer for RateByPlace {
+    fn params(&self) -> &[Value] {
+        &self.0
+    }
+    fn step(&mut self) -> Result<(), Error> {
+        let (data, grads): (Vec<f64>, Vec<f64>) =
+            self.0.iter().map(|p| (p.data(), p.grad())).unzip();
+        for (p, new) in self.0.iter().zip(rate_by_place(&data, &grads)) {
+            p.set_data(new);
+        }
+        Ok(())
+    }
+    fn step_numbers(&mut self, data: &mut [f64], grads: &[f64], _: usize) -> Result<(), Error> {
+        data.copy_from_slice(&rate_by_place(data, grads));
+        Ok(())
+    }
+    fn step_numbers_around(
+        &mut self,
+        data: &mut [f64],
+        grads: &mut [f64],
+        threads: usize,
+        around: &Around<'_>,
+    ) -> Result<(), Error> {
+        for i in 0..grads.len() {
+            (around.before)(i..i + 1, &mut grads[i..i + 1]);
+        }
+        self.step_numbers(data, grads, threads)?;
+        for i in (0..data.len()).rev() {
+            (around.after)(i..i + 1, &data[i..i + 1]);
+        }
+        Ok(())
+    }
+    fn learning_rate(&self) -> f64 {
+        0.1
+    }
+    fn set_learning_rate(&mut self, _: f64) -> Result<(), Error> {
+        Ok(())
+    }
+    fn state(&self) -> OptimizerState {
+        Sgd::new(self.0.clone(), 0.1).unwrap().state()
+    }
+    fn set_state(&mut self, _: &OptimizerState) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// `loss = w·x` over a batch, `RateByPlace` over `[w, v, w, v]` (`v` is on no tape):
+/// three steps by `zero_grad; flush_grads; step` on the `Value`s (`"values"`), by
+/// `flush_and_step`, or by a `Training`; then the bits of w, v and the next batch's
+/// losses.
+fn listed_twice_bits(by: &str, threads: usize) -> Vec<u64> {
+    let (w, x) = (Value::new(1.0), Value::new(0.0).no_grad());
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    let input = tape.inputs(std::slice::from_ref(&x)).unwrap();
+    let v = Value::new(0.5);
+    let mut opt = RateByPlace(vec![w.clone(), v.clone(), w.clone(), v.clone()]);
+    let batch = [[2.0], [3.0]];
+    if by == "training" {
+        let mut training = tape.train(&mut opt, threads).unwrap();
+        for _ in 0..3 {
+            training.step(&input, &batch).unwrap();
+        }
+    } else {
+        for _ in 0..3 {
+            tape.accumulate_batch(&input, &batch, threads).unwrap();
+            if by == "values" {
+                opt.zero_grad();
+                tape.flush_grads();
+                opt.step().unwrap();
+            } else {
+                tape.flush_and_step(&mut opt, threads).unwrap();
+            }
+        }
+    }
+    let losses = tape.accumulate_batch(&input, &batch, threads).unwrap();
+    tape.flush_grads();
+    [w.data(), v.data()]
+        .iter()
+        .chain(&losses)
+        .map(|n| n.to_bits())
+        .collect()
+}
+
+// new = [p.data - 0.1 * (i + 1) * (p.grad + 0.1 * total) for i, p in enumerate(params)]
+// for p, d in zip(params, new): p.data = d   (params = [w, v, w, v]: the later place wins)
+#[test]
+fn a_parameter_listed_twice_steps_on_the_tape_as_on_its_values() {
+    let by_values = listed_twice_bits("values", 1);
+    // three steps from w = 1, v = 0.5, w's grad 2 + 3 and v's 0 at each
+    let (w, v) = (0..3).fold((1.0, 0.5), |(w, v): (f64, f64), _| {
+        let total = w + v + w + v;
+        (
+            w - 0.1 * 3.0 * (5.0 + 0.1 * total),
+            v - 0.1 * 4.0 * (0.0 + 0.1 * total),
+        )
+    });
+    assert_eq!(by_values[..2], [w.to_bits(), v.to_bits()]);
+    for threads in [1, 2] {
+        assert_eq!(listed_twice_bits("flush_and_step", threads), by_values);
+        assert_eq!(listed_twice_bits("training", threads), by_values);
+    }
 }

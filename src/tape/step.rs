@@ -46,6 +46,10 @@ pub(super) struct StepPlan {
     /// Whether no leaf is two of the parameters (then the blocks of a step may write
     /// their new data into the tape in any order).
     distinct: bool,
+    /// `[i, j]`: parameter i is listed again at j, the last place of its node. After a
+    /// step, i's data become j's, as on the `Value`s (where j's is written last), so
+    /// that the next step of a `Training` reads each place the node's one number.
+    repeated: Vec<[u32; 2]>,
     /// The tape's leaves that are none of the parameters and need a gradient.
     others: Vec<u32>,
     /// Each parameter's data, then new data, for the optimiser: between the steps of a
@@ -97,6 +101,14 @@ impl StepPlan {
             other[k as usize] = false;
             self.distinct &= !std::mem::replace(&mut seen[k as usize], true);
         }
+        let mut last = AddressMap::default();
+        for (j, p) in (0..).zip(params) {
+            last.insert(p.address(), j);
+        }
+        self.repeated = ((0..).zip(params))
+            .map(|(i, p)| [i, last[&p.address()]])
+            .filter(|&[i, j]| i != j)
+            .collect();
         self.others = (0..)
             .zip(other)
             .filter(|&(_, o)| o)
@@ -302,6 +314,9 @@ impl Tape {
             plan.grads.fill(0.0);
             opt.step_numbers(&mut plan.data, &plan.grads, threads)
         };
+        for &[i, j] in &plan.repeated {
+            plan.data[i as usize] = plan.data[j as usize];
+        }
         self.buf.grads_finite = true;
         self.unflushed = false;
         // The new data into the tape's copy (again after a refused step: its old data),
