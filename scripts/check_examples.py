@@ -109,6 +109,13 @@ def bad_inputs():
         f.write("x0,x1,y\n0.5,0.25,1\n0.5,oops,-1\n")
     empty_dir = os.path.join(tmp, "empty")
     os.mkdir(empty_dir)
+    # One blank 28x28 image labelled 10: not an MNIST digit.
+    letters = os.path.join(tmp, "letters")
+    os.mkdir(letters)
+    with open(os.path.join(letters, "t10k-images-idx3-ubyte"), "wb") as f:
+        f.write(bytes([0, 0, 8, 3, 0, 0, 0, 1, 0, 0, 0, 28, 0, 0, 0, 28]) + bytes(784))
+    with open(os.path.join(letters, "t10k-labels-idx1-ubyte"), "wb") as f:
+        f.write(bytes([0, 0, 8, 1, 0, 0, 0, 1, 10]))
     cases = [
         ("03_moons", ["--data", os.path.join(tmp, "missing.csv")],
          "missing.csv: No such file or directory"),
@@ -118,6 +125,7 @@ def bad_inputs():
         ("06_digits", ["--data", os.path.join(tmp, "missing.csv")], "missing.csv"),
         ("07_mnist", ["--data", empty_dir], "empty"),
         ("07_mnist", ["--data", empty_dir, "--holdout", "x"], "--holdout"),
+        ("07_mnist", ["--data", letters, "--holdout", "1"], "label 10 of sample 0"),
         ("03_moons", ["--engine", "fast"], "--engine"),
         ("08_lecture_backprop", ["--h", "0"], "--h"),
         ("08_lecture_backprop", ["--dot", os.path.join(tmp, "no", "such", "dir.dot")], "does not exist"),

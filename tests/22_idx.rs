@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use micrograd::data::{load_mnist, parse_idx_images, parse_idx_labels, Loader};
+use micrograd::data::{load_idx_labels, load_mnist, parse_idx_images, parse_idx_labels, Loader};
 use micrograd::Error;
 
 /// An IDX file: the magic number, the big-endian sizes, then the bytes.
@@ -119,6 +119,24 @@ fn load_mnist_rejects_different_image_and_label_counts() {
     let message = parse_message(load_mnist(&images, &labels));
     assert!(message.contains("holds 3 labels but"), "{message}");
     assert!(message.contains("holds 2 images"), "{message}");
+    std::fs::remove_file(images).unwrap();
+    std::fs::remove_file(labels).unwrap();
+}
+
+#[test]
+fn load_mnist_rejects_a_label_that_is_not_a_digit() {
+    // A labels file of another dataset (EMNIST letters go up to 26) is not MNIST's.
+    let (images, labels) = (temp_path("d-images"), temp_path("d-labels"));
+    std::fs::write(&images, idx(0x803, &[3, 1, 1], &[0, 0, 0])).unwrap();
+    std::fs::write(&labels, idx(0x801, &[3], &[9, 0, 10])).unwrap();
+    let message = parse_message(load_mnist(&images, &labels));
+    assert!(
+        message.contains("label 10 of sample 2 (byte offset 10)"),
+        "{message}"
+    );
+    assert!(message.contains("load_idx_labels"), "{message}");
+    // The generic reader takes any byte.
+    assert_eq!(load_idx_labels(&labels).unwrap(), vec![9.0, 0.0, 10.0]);
     std::fs::remove_file(images).unwrap();
     std::fs::remove_file(labels).unwrap();
 }

@@ -85,7 +85,7 @@ impl ImageTape {
                 return Err(format!("an image of {got} pixels; the model takes {expected}").into());
             }
             x.reserve_exact(classes);
-            x.extend(one_hot(y, classes));
+            x.extend(one_hot(y, classes)?);
         }
         Ok(())
     }
@@ -119,7 +119,7 @@ impl ImageTape {
                 for ((row, x), &y) in self.rows.iter_mut().zip(inputs).zip(labels) {
                     row.clear();
                     row.extend(x);
-                    row.extend(one_hot(y, classes));
+                    row.extend(one_hot(y, classes)?);
                 }
             }
             let rows = if labelled { inputs } else { &self.rows[..] };
@@ -159,9 +159,14 @@ impl ImageTape {
     }
 }
 
-/// Label `y` as `classes` numbers: 1 at its index, 0 elsewhere.
-fn one_hot(y: f64, classes: usize) -> impl Iterator<Item = f64> {
-    (0..classes).map(move |c| f64::from(u8::from(c == y as usize)))
+/// Label `y` as `classes` numbers: 1 at its index, 0 elsewhere; an error for a label
+/// that is no class `0..classes` (its row would be all zeros, and train on nothing).
+fn one_hot(y: f64, classes: usize) -> Result<impl Iterator<Item = f64>> {
+    if !(y >= 0.0 && y.fract() == 0.0 && y < classes as f64) {
+        let message = format!("label {y} is not one of the model's classes 0..{classes}");
+        return Err(message.into());
+    }
+    Ok((0..classes).map(move |c| f64::from(u8::from(c == y as usize))))
 }
 
 /// One image's scaled loss and its logits, from the leaves of the pixels, the one-hot

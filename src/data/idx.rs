@@ -14,6 +14,8 @@ use crate::Error;
 pub const IDX_IMAGES_MAGIC: u32 = 0x0000_0803;
 /// The magic number of an IDX file of unsigned-byte labels (1 dimension).
 pub const IDX_LABELS_MAGIC: u32 = 0x0000_0801;
+/// The bytes before a labels file's first label: the magic number and the count.
+const LABELS_HEADER: usize = 8;
 
 /// Images read from an IDX file, each flattened row by row and scaled to `[0, 1]`.
 #[derive(Clone, Debug, PartialEq)]
@@ -67,7 +69,8 @@ pub fn load_idx_labels(path: impl AsRef<Path>) -> Result<Vec<f64>, Error> {
 /// # Errors
 ///
 /// As [`load_idx_images`] and [`load_idx_labels`], and [`Error::Parse`] (for the labels
-/// file) if the two files hold different numbers of samples.
+/// file) if the two files hold different numbers of samples or a label is not a digit
+/// `0..=9`.
 ///
 /// ```no_run
 /// let test = micrograd::data::load_mnist(
@@ -122,6 +125,15 @@ impl Loader {
                 labels.len(),
                 images.display(),
                 pixels.len()
+            );
+            return Err(parse_error(labels_path, 0, 0, message));
+        }
+        // MNIST's labels are digits: another byte means another dataset's file.
+        if let Some((i, y)) = labels.iter().enumerate().find(|(_, &y)| y > 9.0) {
+            let message = format!(
+                "label {y} of sample {i} (byte offset {}) is not a digit 0..=9, as MNIST's \
+                 labels are; for another dataset's labels use load_idx_labels",
+                LABELS_HEADER + i
             );
             return Err(parse_error(labels_path, 0, 0, message));
         }
