@@ -357,3 +357,13 @@ fn with_the_serde_feature_the_saved_forms_round_trip_through_json() {
         state
     );
 }
+
+#[test]
+fn a_huge_state_width_is_a_parse_error_naming_it_not_an_allocation() {
+    let nine = "0\n".repeat(9);
+    let state = "optimizer Adam\nsteps 1\nlr 0.1\nstate 9 99999999999999999\n0 0\n";
+    let text = format!("{HEADER_2_2_1}{nine}{state}");
+    let (line, column, message) = parse_failure(load_text("huge-width", &text));
+    assert_eq!((line, column), (18, 9));
+    assert!(message.contains("99999999999999999"), "{message}");
+}

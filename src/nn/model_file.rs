@@ -19,6 +19,9 @@ const VERSION: u32 = 2;
 /// line, one number, or one parameter's optimiser state), so a file that is not a model
 /// is refused after reading at most this much of it.
 const MAX_LINE: usize = 4096;
+/// The most numbers a line of at most [`MAX_LINE`] bytes holds: each number takes at
+/// least one byte, and each but the last a space after it.
+const MAX_NUMBERS_PER_LINE: usize = MAX_LINE.div_ceil(2);
 
 /// The shape a file's header gives: the input width and each layer's width and
 /// activation (`None` in a version-1 file, which does not record them).
@@ -311,11 +314,16 @@ impl ModelReader {
             if name == "state" {
                 let (count, width) = value.split_once(' ').unwrap_or((value, ""));
                 let count = self.whole_number(count, 7, "the number of parameters")?;
-                let width = self.whole_number(
-                    width,
-                    8 + count.to_string().len(),
-                    "the numbers per parameter",
-                )?;
+                let column = 8 + count.to_string().len();
+                let width = self.whole_number(width, column, "the numbers per parameter")?;
+                if width > MAX_NUMBERS_PER_LINE {
+                    let message = format!(
+                        "`state` says {width} numbers per parameter, but a line of at most \
+                         {MAX_LINE} bytes holds at most {MAX_NUMBERS_PER_LINE}: the file is \
+                         damaged; save the model again with MLP::save_with"
+                    );
+                    return Err(self.error_at(self.line, column, message));
+                }
                 break (count, width);
             }
             let value = self.finite(value, name.len() + 2, name)?;
@@ -330,7 +338,7 @@ impl ModelReader {
                 return Err(self.error_at(self.line, 1, message));
             };
             let text = text.to_owned();
-            let mut slot = Vec::with_capacity(width);
+            let mut slot = Vec::new();
             let mut column = 1;
             for field in text.split(' ') {
                 slot.push(self.finite(field, column, "optimizer state")?);

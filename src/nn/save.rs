@@ -137,7 +137,8 @@ impl MLP {
     /// ...
     /// ```
     ///
-    /// (`state N K`: N parameters of K numbers each, one parameter per line.)
+    /// (`state N K`: N parameters of K numbers each, one parameter per line; as no line
+    /// of the file is longer than 4096 bytes, K is at most 2048.)
     ///
     /// # Errors
     ///
@@ -161,7 +162,8 @@ impl MLP {
     /// [`Error::Io`] if the file cannot be read; [`Error::Parse`], naming the line and
     /// column, if it is not a model file (checked on its first line, before reading
     /// more), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
-    /// or extra, or if it is a version-1 file, which does not record the activations
+    /// or extra, if a `state` line gives more numbers per parameter than a line can hold
+    /// (nothing is allocated from the numbers a file gives), or if it is a version-1 file, which does not record the activations
     /// (load it with [`load`](MLP::load) into a model built as it was, then save it again).
     pub fn from_file(path: impl AsRef<Path>) -> Result<MLP, Error> {
         let mut file = ModelReader::open(path.as_ref())?;
