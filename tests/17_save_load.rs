@@ -367,3 +367,16 @@ fn a_huge_state_width_is_a_parse_error_naming_it_not_an_allocation() {
     assert_eq!((line, column), (18, 9));
     assert!(message.contains("99999999999999999"), "{message}");
 }
+
+#[test]
+fn a_leaky_relu_slope_that_is_not_finite_is_refused_at_save() {
+    let path = temp_file("nan-slope");
+    for slope in [f64::NAN, f64::INFINITY] {
+        let layers = [(2, Activation::LeakyRelu(slope)), (1, Activation::Linear)];
+        let model = MLP::with_activations(2, &layers, &mut StdRng::seed_from_u64(1));
+        let err = model.save(&path).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+        assert!(err.to_string().contains(&format!("({slope:?})")), "{err}");
+        assert!(!path.exists(), "nothing is written");
+    }
+}

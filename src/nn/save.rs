@@ -118,7 +118,8 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::Write`] if the file cannot be written or renamed into place;
-    /// [`Error::InvalidInput`] if a parameter is NaN or infinite (nothing is written).
+    /// [`Error::InvalidInput`] if a parameter, or the slope of a
+    /// [`LeakyRelu`](Activation::LeakyRelu), is NaN or infinite (nothing is written).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         self.save_model(path.as_ref(), None)
     }
@@ -255,6 +256,7 @@ impl MLP {
     /// Writes the file atomically (see [`save`](MLP::save)).
     fn save_model(&self, path: &Path, optimizer: Option<&OptimizerState>) -> Result<(), Error> {
         let saved = self.to_saved();
+        check_slopes(&saved.layers)?;
         check_finite(&saved.parameters)?;
         write_atomically(path, |out| write_model(out, &saved, optimizer))
     }
@@ -331,6 +333,23 @@ fn check_finite(parameters: &[f64]) -> Result<(), Error> {
             parameters[i]
         ))),
     }
+}
+
+/// `Ok` unless a LeakyReLU slope is NaN or infinite, which a model file cannot hold
+/// (it would write `LeakyReLU(NaN)` and refuse it on loading).
+fn check_slopes(layers: &[(usize, Activation)]) -> Result<(), Error> {
+    for (i, &(_, activation)) in layers.iter().enumerate() {
+        if let Activation::LeakyRelu(slope) = activation {
+            if !slope.is_finite() {
+                return Err(Error::InvalidInput(format!(
+                    "layer {i} has the activation {activation}, whose slope is not finite; a \
+                     model file holds finite slopes only (build the model with one, e.g. \
+                     Activation::LeakyRelu(0.01))"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A generator that draws only zeros: [`MLP::from_saved`] builds the model with it and
