@@ -380,3 +380,20 @@ fn a_leaky_relu_slope_that_is_not_finite_is_refused_at_save() {
         assert!(!path.exists(), "nothing is written");
     }
 }
+
+#[test]
+fn a_hyper_parameter_given_twice_is_a_parse_error() {
+    let path = temp_file("twice");
+    let model = xor_model();
+    let mut adam = Adam::new(model.parameters(), 0.1).unwrap();
+    model.save_with(&path, &adam).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = 1 + text.lines().position(|l| l == "lr 0.1").unwrap();
+    for twice in ["lr 0.1\nlr 0.5\n", "lr 0.1\nsteps 7\n"] {
+        std::fs::write(&path, text.replace("lr 0.1\n", twice)).unwrap();
+        let (at, _, message) = parse_failure(model.load_with(&path, &mut adam));
+        assert_eq!(at, line + 1, "{twice}");
+        assert!(message.contains("twice"), "{message}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}

@@ -1,6 +1,7 @@
 //! The text of a model file: writing it, and reading it back line by line with every
 //! line bounded (see [`MLP::save`](super::MLP::save) for the format).
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -295,7 +296,10 @@ impl ModelReader {
             );
             return Err(self.error_at(self.line, 1, message));
         };
+        // Where each named line was read, so that a line given twice is refused.
+        let mut seen = HashMap::from([("optimizer".to_owned(), self.line)]);
         let (steps, column) = self.keyword_line("steps", "steps 120")?;
+        seen.insert("steps".to_owned(), self.line);
         let mut state = OptimizerState {
             kind: kind.to_owned(),
             hyper_parameters: Vec::new(),
@@ -325,6 +329,15 @@ impl ModelReader {
                     return Err(self.error_at(self.line, column, message));
                 }
                 break (count, width);
+            }
+            if let Some(earlier) = seen.insert(name.to_owned(), self.line) {
+                let message = format!(
+                    "{} is given twice, on line {earlier} and here; a model file gives it \
+                     once: remove one of the lines, or save the model again with \
+                     MLP::save_with",
+                    quote(name)
+                );
+                return Err(self.error_at(self.line, 1, message));
             }
             let value = self.finite(value, name.len() + 2, name)?;
             state.hyper_parameters.push((name.to_owned(), value));

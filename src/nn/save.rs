@@ -138,8 +138,9 @@ impl MLP {
     /// ...
     /// ```
     ///
-    /// (`state N K`: N parameters of K numbers each, one parameter per line; as no line
-    /// of the file is longer than 4096 bytes, K is at most 2048.)
+    /// (Each hyper-parameter once; `state N K`: N parameters of K numbers each, one
+    /// parameter per line; as no line of the file is longer than 4096 bytes, K is at
+    /// most 2048.)
     ///
     /// # Errors
     ///
@@ -164,7 +165,9 @@ impl MLP {
     /// column, if it is not a model file (checked on its first line, before reading
     /// more), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
     /// or extra, if a `state` line gives more numbers per parameter than a line can hold
-    /// (nothing is allocated from the numbers a file gives), or if it is a version-1 file, which does not record the activations
+    /// (nothing is allocated from the numbers a file gives), if a line of the optimiser
+    /// state (`steps`, or a hyper-parameter such as `lr`) is given twice, or if it is a
+    /// version-1 file, which does not record the activations
     /// (load it with [`load`](MLP::load) into a model built as it was, then save it again).
     pub fn from_file(path: impl AsRef<Path>) -> Result<MLP, Error> {
         let mut file = ModelReader::open(path.as_ref())?;
