@@ -6,7 +6,7 @@ use std::path::PathBuf;
 mod parse_failure;
 use parse_failure::parse_failure;
 
-use micrograd::optim::AdamW;
+use micrograd::optim::{AdamW, OptimizerState};
 use micrograd::prelude::*;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -396,4 +396,68 @@ fn a_hyper_parameter_given_twice_is_a_parse_error() {
         assert!(message.contains("twice"), "{message}");
     }
     std::fs::remove_file(&path).unwrap();
+}
+
+/// An optimiser written outside the crate, whose state is whatever it was given.
+struct Fixed(Vec<Value>, OptimizerState);
+
+impl Optimizer for Fixed {
+    fn params(&self) -> &[Value] {
+        &self.0
+    }
+    fn step(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
+    fn learning_rate(&self) -> f64 {
+        0.0
+    }
+    fn set_learning_rate(&mut self, _: f64) -> Result<(), Error> {
+        Ok(())
+    }
+    fn state(&self) -> OptimizerState {
+        self.1.clone()
+    }
+    fn set_state(&mut self, state: &OptimizerState) -> Result<(), Error> {
+        self.1 = state.clone();
+        Ok(())
+    }
+}
+
+/// A change to an optimiser's state.
+type Change = fn(&mut OptimizerState);
+
+#[test]
+fn an_optimizer_state_the_file_cannot_give_back_is_refused_at_save() {
+    let path = temp_file("bad-state");
+    let model = model(&[2, 1], 0);
+    let adam = Adam::new(model.parameters(), 0.1).unwrap().state();
+    let with = |change: Change| {
+        let mut state = adam.clone();
+        change(&mut state);
+        Fixed(model.parameters(), state)
+    };
+    let refused: [(Change, &str); 9] = [
+        (|s| s.slots[3][1] = f64::NAN, "parameter 3 holds NaN"),
+        (|s| s.hyper_parameters[0].1 = f64::INFINITY, "`lr` is inf"),
+        (|s| s.slots[4].push(0.0), "parameter 4 has 3 numbers"),
+        (|s| s.slots = vec![vec![]; 9], "no numbers"),
+        (|s| s.slots = vec![vec![0.5; 2000]; 9], "4095 bytes"),
+        (|s| s.hyper_parameters[0].0 = "l r".into(), "`l r`"),
+        (|s| s.hyper_parameters[0].0 = "state".into(), "`state`"),
+        (|s| s.hyper_parameters[1].0 = "lr".into(), "`lr` twice"),
+        (|s| s.kind = "Adam\nlr 5".into(), r"`Adam\nlr 5`"),
+    ];
+    for (change, says) in refused {
+        let err = model.save_with(&path, &with(change)).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+        assert!(err.to_string().contains(says), "{says}: {err}");
+        assert!(!path.exists(), "nothing is written");
+    }
+    // What the file can hold comes back as it was.
+    let odd = with(|s| (s.kind, s.steps) = ("My Adam".into(), u64::MAX));
+    model.save_with(&path, &odd).unwrap();
+    let mut back = with(|_| {});
+    model.load_with(&path, &mut back).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(back.1, odd.1);
 }

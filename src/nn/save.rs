@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::atomic::write_atomically;
-use super::model_file::{write_model, Header, ModelReader};
+use super::model_file::{check_state, write_model, Header, ModelReader};
 use super::{Activation, Module, MLP};
 use crate::optim::{Optimizer, OptimizerState};
 use crate::{Error, Value};
@@ -144,15 +144,24 @@ impl MLP {
     ///
     /// # Errors
     ///
-    /// As [`save`](MLP::save), and [`Error::InvalidInput`] if `optimizer` does not update
-    /// exactly this model's parameters, in order (build it over `model.parameters()`).
+    /// As [`save`](MLP::save), and [`Error::InvalidInput`] (nothing is written) if
+    /// `optimizer` does not update exactly this model's parameters, in order (build it
+    /// over `model.parameters()`), or if its state is one the file could not give back
+    /// as it is (the crate's optimisers' states always can; an optimiser written
+    /// elsewhere must keep to this): a kind with a control character such as a line
+    /// break; a hyper-parameter given twice, named `optimizer`, `steps` or `state`, or
+    /// with a space or control character in its name; a number that is not finite; an
+    /// empty state for a parameter, or states of different lengths; a line longer than
+    /// 4095 bytes.
     pub fn save_with<O: Optimizer + ?Sized>(
         &self,
         path: impl AsRef<Path>,
         optimizer: &O,
     ) -> Result<(), Error> {
         self.check_optimizer(optimizer.params())?;
-        self.save_model(path.as_ref(), Some(&optimizer.state()))
+        let state = optimizer.state();
+        check_state(&state)?;
+        self.save_model(path.as_ref(), Some(&state))
     }
 
     /// A new model read from a file written by [`save`](MLP::save) or
