@@ -60,8 +60,9 @@ impl Loader {
 ///   (every field must be a number);
 /// - every column but the last is a feature, the last is the label;
 /// - blank lines are skipped, and so is a leading byte-order mark;
-/// - every data line has the same number of fields as the first one, at least two, each
-///   a finite number: a ragged file is an error naming its first wrong line.
+/// - every data line has the same number of fields as the first one (or as a header of
+///   names, if there is one), at least two, each a finite number: a ragged file, or rows
+///   that do not match their header, is an error naming its first wrong line.
 ///
 /// The first non-blank line may be a **header**, which is skipped. The rule:
 /// - a line of numbers only is data, never a header (so `1,2\n3,4,5\n` is a ragged file,
@@ -111,17 +112,26 @@ pub fn parse_csv(text: &str, name: impl AsRef<Path>) -> Result<Dataset, Error> {
         let message = format!("no data rows: line {first_line} is a header and nothing follows");
         return Err(parse_error(path, first_line, 0, message));
     };
-    let width = row.split(',').count();
+    // Every row has as many fields as a header of names, or else as the first row.
+    let (width_line, width_text, width_from) = match header {
+        FirstLine::Names => (
+            first_line,
+            first,
+            format!("the header on line {first_line}"),
+        ),
+        _ => (row_line, row, format!("line {row_line}")),
+    };
+    let width = width_text.split(',').count();
     if width < 2 {
         let message = format!(
             "{} has 1 field but a row needs at least 2 (features, then the label)",
-            quote(row.trim())
+            quote(width_text.trim())
         );
-        return Err(parse_error(path, row_line, 0, message));
+        return Err(parse_error(path, width_line, 0, message));
     }
     let mut data = Dataset::default();
     for (line, text) in lines {
-        let mut values = parse_row(text, width, row_line)
+        let mut values = parse_row(text, width, &width_from)
             .map_err(|(column, message)| parse_error(path, line, column, message))?;
         data.labels.extend(values.pop());
         data.inputs.push(values);
@@ -185,12 +195,13 @@ fn classify_first_line(line: &str) -> Result<FirstLine, (usize, String)> {
 }
 
 /// The `width` numbers of one row, or the 1-based column and message of the first problem;
-/// `width_line` is the line the expected width was taken from.
-fn parse_row(text: &str, width: usize, width_line: usize) -> Result<Vec<f64>, (usize, String)> {
+/// `width_from` names the line the expected width was taken from (`line 2`).
+fn parse_row(text: &str, width: usize, width_from: &str) -> Result<Vec<f64>, (usize, String)> {
     let count = text.split(',').count();
     if count != width {
         let message = format!(
-            "found {count} fields but line {width_line} has {width}; every row needs the same number"
+            "found {count} fields but {width_from} has {width}; every row needs the same \
+             number"
         );
         return Err((count.min(width) + 1, message));
     }
