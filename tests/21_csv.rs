@@ -95,6 +95,14 @@ fn a_first_line_mixing_numbers_and_names_is_an_error_not_a_dropped_row() {
 }
 
 #[test]
+fn a_row_with_an_empty_last_field_is_not_a_count_line() {
+    // `1,2,` once passed for "1 sample of 2 features, no names" and was dropped.
+    let (line, column, message) = parse_failure(parse_csv("1,2,\n3,4,5\n", "t.csv"));
+    assert_eq!((line, column), (1, 3));
+    assert!(message.contains("empty field"), "{message}");
+}
+
+#[test]
 fn iris_style_header_is_skipped() {
     let data = parse_csv("1,4,setosa,versicolor,virginica\n5.1,3.5,1.4,0.2,0\n", "t").unwrap();
     assert_eq!((data.len(), data.width()), (1, 4));

@@ -69,7 +69,8 @@ impl Loader {
 ///   an error on line 2, not a count line followed by one row);
 /// - a line of names only (no field is a number, e.g. `x0,x1,y`) is a header;
 /// - scikit-learn's count line is a header: two whole numbers then names only, e.g. iris's
-///   `150,4,setosa,versicolor,virginica`. Its counts are checked: the file must then hold
+///   `150,4,setosa,versicolor,virginica` (a name is not empty: `1,2,` is a data row
+///   missing its last number, an error). Its counts are checked: the file must then hold
 ///   exactly `150` data rows of `4` features (and the label), or it is an error on line 1;
 /// - any other mix of numbers and names on the first line is an error naming the first
 ///   field that is not a number (a typo in the first data row is not silently dropped).
@@ -177,7 +178,9 @@ fn classify_first_line(line: &str) -> Result<FirstLine, (usize, String)> {
     if let [samples, features, names @ ..] = fields.as_slice() {
         let counts = (samples.parse::<usize>(), features.parse::<usize>());
         if let (Ok(samples), Ok(features)) = counts {
-            if !names.is_empty() && !names.iter().any(|f| is_number(f)) {
+            // Each name a name: an empty field (`1,2,`) is a data row's missing number.
+            let is_name = |f: &&str| !f.is_empty() && !is_number(f);
+            if !names.is_empty() && names.iter().all(is_name) {
                 return Ok(FirstLine::Counts { samples, features });
             }
         }
@@ -185,11 +188,14 @@ fn classify_first_line(line: &str) -> Result<FirstLine, (usize, String)> {
     let (i, name) = (fields.iter().enumerate())
         .find(|(_, field)| !is_number(field))
         .unwrap_or((0, &""));
+    let what = if name.is_empty() {
+        "an empty field".to_owned()
+    } else {
+        format!("{} is not a number", quote(name))
+    };
     let message = format!(
-        "{} is not a number, but line 1 has numbers too: a header must be names only \
-         (`x0,x1,y`) or scikit-learn's `n_samples,n_features,names...`; fix the header \
-         or the data row",
-        quote(name)
+        "{what}, but line 1 has numbers too: a header must be names only (`x0,x1,y`) or \
+         scikit-learn's `n_samples,n_features,names...`; fix the header or the data row"
     );
     Err((i + 1, message))
 }
