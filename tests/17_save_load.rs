@@ -248,6 +248,19 @@ fn a_failed_save_leaves_the_previous_file_as_it_was() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[cfg(unix)]
+#[test]
+fn saving_over_a_file_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let path = temp_file("mode");
+    std::fs::write(&path, "an older model\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o604)).unwrap();
+    model(&[2, 1], 0).save(&path).unwrap();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(mode & 0o777, 0o604, "{mode:o}");
+}
+
 // ----- resuming a training run: model and optimiser state -----
 
 /// One step of full-batch training of `model` on XOR with mean squared error.
