@@ -6,7 +6,7 @@ use std::path::PathBuf;
 mod parse_failure;
 use parse_failure::parse_failure;
 
-use micrograd::optim::AdamW;
+use micrograd::optim::{AdamW, OptimizerState};
 use micrograd::prelude::*;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -248,6 +248,19 @@ fn a_failed_save_leaves_the_previous_file_as_it_was() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[cfg(unix)]
+#[test]
+fn saving_over_a_file_keeps_its_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let path = temp_file("mode");
+    std::fs::write(&path, "an older model\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o604)).unwrap();
+    model(&[2, 1], 0).save(&path).unwrap();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(mode & 0o777, 0o604, "{mode:o}");
+}
+
 // ----- resuming a training run: model and optimiser state -----
 
 /// One step of full-batch training of `model` on XOR with mean squared error.
@@ -356,4 +369,108 @@ fn with_the_serde_feature_the_saved_forms_round_trip_through_json() {
         serde_json::from_str::<micrograd::optim::OptimizerState>(&json).unwrap(),
         state
     );
+}
+
+#[test]
+fn a_huge_state_width_is_a_parse_error_naming_it_not_an_allocation() {
+    let nine = "0\n".repeat(9);
+    let state = "optimizer Adam\nsteps 1\nlr 0.1\nstate 9 99999999999999999\n0 0\n";
+    let text = format!("{HEADER_2_2_1}{nine}{state}");
+    let (line, column, message) = parse_failure(load_text("huge-width", &text));
+    assert_eq!((line, column), (18, 9));
+    assert!(message.contains("99999999999999999"), "{message}");
+}
+
+#[test]
+fn a_leaky_relu_slope_that_is_not_finite_is_refused_at_save() {
+    let path = temp_file("nan-slope");
+    for slope in [f64::NAN, f64::INFINITY] {
+        let layers = [(2, Activation::LeakyRelu(slope)), (1, Activation::Linear)];
+        let model = MLP::with_activations(2, &layers, &mut StdRng::seed_from_u64(1));
+        let err = model.save(&path).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+        assert!(err.to_string().contains(&format!("({slope:?})")), "{err}");
+        assert!(!path.exists(), "nothing is written");
+    }
+}
+
+#[test]
+fn a_hyper_parameter_given_twice_is_a_parse_error() {
+    let path = temp_file("twice");
+    let model = xor_model();
+    let mut adam = Adam::new(model.parameters(), 0.1).unwrap();
+    model.save_with(&path, &adam).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = 1 + text.lines().position(|l| l == "lr 0.1").unwrap();
+    for twice in ["lr 0.1\nlr 0.5\n", "lr 0.1\nsteps 7\n"] {
+        std::fs::write(&path, text.replace("lr 0.1\n", twice)).unwrap();
+        let (at, _, message) = parse_failure(model.load_with(&path, &mut adam));
+        assert_eq!(at, line + 1, "{twice}");
+        assert!(message.contains("twice"), "{message}");
+    }
+    std::fs::remove_file(&path).unwrap();
+}
+
+/// An optimiser written outside the crate, whose state is whatever it was given.
+struct Fixed(Vec<Value>, OptimizerState);
+
+impl Optimizer for Fixed {
+    fn params(&self) -> &[Value] {
+        &self.0
+    }
+    fn step(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
+    fn learning_rate(&self) -> f64 {
+        0.0
+    }
+    fn set_learning_rate(&mut self, _: f64) -> Result<(), Error> {
+        Ok(())
+    }
+    fn state(&self) -> OptimizerState {
+        self.1.clone()
+    }
+    fn set_state(&mut self, state: &OptimizerState) -> Result<(), Error> {
+        self.1 = state.clone();
+        Ok(())
+    }
+}
+
+/// A change to an optimiser's state.
+type Change = fn(&mut OptimizerState);
+
+#[test]
+fn an_optimizer_state_the_file_cannot_give_back_is_refused_at_save() {
+    let path = temp_file("bad-state");
+    let model = model(&[2, 1], 0);
+    let adam = Adam::new(model.parameters(), 0.1).unwrap().state();
+    let with = |change: Change| {
+        let mut state = adam.clone();
+        change(&mut state);
+        Fixed(model.parameters(), state)
+    };
+    let refused: [(Change, &str); 9] = [
+        (|s| s.slots[3][1] = f64::NAN, "parameter 3 holds NaN"),
+        (|s| s.hyper_parameters[0].1 = f64::INFINITY, "`lr` is inf"),
+        (|s| s.slots[4].push(0.0), "parameter 4 has 3 numbers"),
+        (|s| s.slots = vec![vec![]; 9], "no numbers"),
+        (|s| s.slots = vec![vec![0.5; 2000]; 9], "4095 bytes"),
+        (|s| s.hyper_parameters[0].0 = "l r".into(), "`l r`"),
+        (|s| s.hyper_parameters[0].0 = "state".into(), "`state`"),
+        (|s| s.hyper_parameters[1].0 = "lr".into(), "`lr` twice"),
+        (|s| s.kind = "Adam\nlr 5".into(), r"`Adam\nlr 5`"),
+    ];
+    for (change, says) in refused {
+        let err = model.save_with(&path, &with(change)).unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+        assert!(err.to_string().contains(says), "{says}: {err}");
+        assert!(!path.exists(), "nothing is written");
+    }
+    // What the file can hold comes back as it was.
+    let odd = with(|s| (s.kind, s.steps) = ("My Adam".into(), u64::MAX));
+    model.save_with(&path, &odd).unwrap();
+    let mut back = with(|_| {});
+    model.load_with(&path, &mut back).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(back.1, odd.1);
 }

@@ -40,6 +40,14 @@ fn a_header_with_names_is_skipped() {
 }
 
 #[test]
+fn a_header_with_another_number_of_fields_than_the_rows_is_an_error() {
+    let (line, column, message) = parse_failure(parse_csv("x,y\n1,2,3\n", "t.csv"));
+    assert_eq!((line, column), (2, 3));
+    let expected = "found 3 fields but the header on line 1 has 2";
+    assert!(message.contains(expected), "{message}");
+}
+
+#[test]
 fn a_bad_field_names_its_line_column_and_text() {
     let (line, column, message) = parse_failure(parse_csv("1,2,3\n4,5,six\n", "t.csv"));
     assert_eq!((line, column), (2, 3));
@@ -84,6 +92,14 @@ fn a_first_line_mixing_numbers_and_names_is_an_error_not_a_dropped_row() {
     assert_eq!((line, column), (1, 2));
     assert!(message.contains("`x` is not a number"), "{message}");
     assert!(message.contains("names only"), "{message}");
+}
+
+#[test]
+fn a_row_with_an_empty_last_field_is_not_a_count_line() {
+    // `1,2,` once passed for "1 sample of 2 features, no names" and was dropped.
+    let (line, column, message) = parse_failure(parse_csv("1,2,\n3,4,5\n", "t.csv"));
+    assert_eq!((line, column), (1, 3));
+    assert!(message.contains("empty field"), "{message}");
 }
 
 #[test]

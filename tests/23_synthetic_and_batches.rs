@@ -97,6 +97,22 @@ fn a_sample_count_beyond_max_samples_is_an_error_not_an_out_of_memory_kill() {
     }
 }
 
+// X, y = make_moons(n_samples=100, noise=1e308)
+#[test]
+fn noise_above_1e300_is_an_error_not_infinite_points() {
+    let r = &mut rng(8);
+    for result in [make_moons(100, 1e308, r), make_circles(100, 1e308, 0.5, r)] {
+        let err = result.unwrap_err();
+        assert!(
+            matches!(err, Error::HyperParameter { name: "noise", .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("[0, 1e300]"), "{err}");
+    }
+    let loudest = make_moons(100, 1e300, r).unwrap();
+    assert!(loudest.inputs.iter().flatten().all(|x| x.is_finite()));
+}
+
 #[test]
 fn xor_labels_differ_where_the_inputs_differ() {
     let data = xor();

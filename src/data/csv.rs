@@ -60,15 +60,17 @@ impl Loader {
 ///   (every field must be a number);
 /// - every column but the last is a feature, the last is the label;
 /// - blank lines are skipped, and so is a leading byte-order mark;
-/// - every data line has the same number of fields as the first one, at least two, each
-///   a finite number: a ragged file is an error naming its first wrong line.
+/// - every data line has the same number of fields as the first one (or as a header of
+///   names, if there is one), at least two, each a finite number: a ragged file, or rows
+///   that do not match their header, is an error naming its first wrong line.
 ///
 /// The first non-blank line may be a **header**, which is skipped. The rule:
 /// - a line of numbers only is data, never a header (so `1,2\n3,4,5\n` is a ragged file,
 ///   an error on line 2, not a count line followed by one row);
 /// - a line of names only (no field is a number, e.g. `x0,x1,y`) is a header;
 /// - scikit-learn's count line is a header: two whole numbers then names only, e.g. iris's
-///   `150,4,setosa,versicolor,virginica`. Its counts are checked: the file must then hold
+///   `150,4,setosa,versicolor,virginica` (a name is not empty: `1,2,` is a data row
+///   missing its last number, an error). Its counts are checked: the file must then hold
 ///   exactly `150` data rows of `4` features (and the label), or it is an error on line 1;
 /// - any other mix of numbers and names on the first line is an error naming the first
 ///   field that is not a number (a typo in the first data row is not silently dropped).
@@ -111,17 +113,26 @@ pub fn parse_csv(text: &str, name: impl AsRef<Path>) -> Result<Dataset, Error> {
         let message = format!("no data rows: line {first_line} is a header and nothing follows");
         return Err(parse_error(path, first_line, 0, message));
     };
-    let width = row.split(',').count();
+    // Every row has as many fields as a header of names, or else as the first row.
+    let (width_line, width_text, width_from) = match header {
+        FirstLine::Names => (
+            first_line,
+            first,
+            format!("the header on line {first_line}"),
+        ),
+        _ => (row_line, row, format!("line {row_line}")),
+    };
+    let width = width_text.split(',').count();
     if width < 2 {
         let message = format!(
             "{} has 1 field but a row needs at least 2 (features, then the label)",
-            quote(row.trim())
+            quote(width_text.trim())
         );
-        return Err(parse_error(path, row_line, 0, message));
+        return Err(parse_error(path, width_line, 0, message));
     }
     let mut data = Dataset::default();
     for (line, text) in lines {
-        let mut values = parse_row(text, width, row_line)
+        let mut values = parse_row(text, width, &width_from)
             .map_err(|(column, message)| parse_error(path, line, column, message))?;
         data.labels.extend(values.pop());
         data.inputs.push(values);
@@ -167,7 +178,9 @@ fn classify_first_line(line: &str) -> Result<FirstLine, (usize, String)> {
     if let [samples, features, names @ ..] = fields.as_slice() {
         let counts = (samples.parse::<usize>(), features.parse::<usize>());
         if let (Ok(samples), Ok(features)) = counts {
-            if !names.is_empty() && !names.iter().any(|f| is_number(f)) {
+            // Each name a name: an empty field (`1,2,`) is a data row's missing number.
+            let is_name = |f: &&str| !f.is_empty() && !is_number(f);
+            if !names.is_empty() && names.iter().all(is_name) {
                 return Ok(FirstLine::Counts { samples, features });
             }
         }
@@ -175,22 +188,26 @@ fn classify_first_line(line: &str) -> Result<FirstLine, (usize, String)> {
     let (i, name) = (fields.iter().enumerate())
         .find(|(_, field)| !is_number(field))
         .unwrap_or((0, &""));
+    let what = if name.is_empty() {
+        "an empty field".to_owned()
+    } else {
+        format!("{} is not a number", quote(name))
+    };
     let message = format!(
-        "{} is not a number, but line 1 has numbers too: a header must be names only \
-         (`x0,x1,y`) or scikit-learn's `n_samples,n_features,names...`; fix the header \
-         or the data row",
-        quote(name)
+        "{what}, but line 1 has numbers too: a header must be names only (`x0,x1,y`) or \
+         scikit-learn's `n_samples,n_features,names...`; fix the header or the data row"
     );
     Err((i + 1, message))
 }
 
 /// The `width` numbers of one row, or the 1-based column and message of the first problem;
-/// `width_line` is the line the expected width was taken from.
-fn parse_row(text: &str, width: usize, width_line: usize) -> Result<Vec<f64>, (usize, String)> {
+/// `width_from` names the line the expected width was taken from (`line 2`).
+fn parse_row(text: &str, width: usize, width_from: &str) -> Result<Vec<f64>, (usize, String)> {
     let count = text.split(',').count();
     if count != width {
         let message = format!(
-            "found {count} fields but line {width_line} has {width}; every row needs the same number"
+            "found {count} fields but {width_from} has {width}; every row needs the same \
+             number"
         );
         return Err((count.min(width) + 1, message));
     }

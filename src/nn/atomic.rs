@@ -11,9 +11,9 @@ use crate::Error;
 /// (from two threads) never share one.
 static TEMPORARY: AtomicU64 = AtomicU64::new(0);
 
-/// Writes `path` through a temporary file beside it: `write` fills it, it is flushed
-/// and synced, then renamed over `path`. On failure the temporary file is removed and
-/// `path` is as it was.
+/// Writes `path` through a temporary file beside it: `write` fills it, it is flushed,
+/// given the permissions of the file at `path` if there is one, synced, then renamed
+/// over `path`. On failure the temporary file is removed and `path` is as it was.
 pub(super) fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -34,12 +34,17 @@ pub(super) fn write_atomically(
     let number = TEMPORARY.fetch_add(1, Ordering::Relaxed);
     temporary_name.push(format!(".tmp-{}-{number}", std::process::id()));
     let temporary = path.with_file_name(temporary_name);
+    // A file replaced keeps its permissions (a model kept private stays private); a new
+    // one gets the default of a created file.
+    let keep = fs::metadata(path).ok().filter(fs::Metadata::is_file);
     let written = (|| {
         let mut out = BufWriter::new(File::create(&temporary)?);
         write(&mut out)?;
-        out.into_inner()
-            .map_err(io::IntoInnerError::into_error)?
-            .sync_all()?;
+        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+        if let Some(old) = keep {
+            file.set_permissions(old.permissions())?;
+        }
+        file.sync_all()?;
         fs::rename(&temporary, path)
     })();
     if let Err(source) = written {

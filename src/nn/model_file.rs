@@ -1,9 +1,11 @@
 //! The text of a model file: writing it, and reading it back line by line with every
 //! line bounded (see [`MLP::save`](super::MLP::save) for the format).
 
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::str::FromStr;
 
 use super::save::{describe_header, parameter_count, SavedMlp};
 use super::Activation;
@@ -19,6 +21,9 @@ const VERSION: u32 = 2;
 /// line, one number, or one parameter's optimiser state), so a file that is not a model
 /// is refused after reading at most this much of it.
 const MAX_LINE: usize = 4096;
+/// The most numbers a line of at most [`MAX_LINE`] bytes holds: each number takes at
+/// least one byte, and each but the last a space after it.
+const MAX_NUMBERS_PER_LINE: usize = MAX_LINE.div_ceil(2);
 
 /// The shape a file's header gives: the input width and each layer's width and
 /// activation (`None` in a version-1 file, which does not record them).
@@ -56,6 +61,96 @@ pub(super) fn write_model(
             let numbers: Vec<String> = slot.iter().map(|x| format!("{x:?}")).collect();
             writeln!(out, "{}", numbers.join(" "))?;
         }
+    }
+    Ok(())
+}
+
+/// `Ok` if a model file can hold `state` and give it back as it is: the optimiser's
+/// kind without control characters (a line break would end its line); each
+/// hyper-parameter once, named without spaces or control characters and not `optimizer`,
+/// `steps` or `state` (the file's own lines), with a finite value; every parameter's
+/// state the same number of finite numbers, at least one; and no line longer than a
+/// reader takes.
+pub(super) fn check_state(state: &OptimizerState) -> Result<(), Error> {
+    let refuse = |what: String| {
+        Err(Error::InvalidInput(format!(
+            "cannot save the optimizer's state: {what}; change what its Optimizer::state \
+             returns, or save the model alone with MLP::save"
+        )))
+    };
+    let name = |text: &str| quote(&text.escape_debug().to_string());
+    let longest = MAX_LINE - 1; // and the line's `\n`
+    if state.kind.chars().any(char::is_control) {
+        return refuse(format!(
+            "its kind {} has a control character (a line break ends a line of the \
+             file); name it without one",
+            name(&state.kind)
+        ));
+    }
+    // Each line the state takes, and what it holds.
+    let mut lines = vec![(
+        "the `optimizer` line".to_owned(),
+        format!("optimizer {}", state.kind),
+    )];
+    let mut seen = HashSet::new();
+    for (hyper, value) in &state.hyper_parameters {
+        if hyper.contains(' ') || hyper.chars().any(char::is_control) {
+            return refuse(format!(
+                "the hyper-parameter {} has a space or a control character in its name; a \
+                 model file's `NAME VALUE` line needs a one-word name",
+                name(hyper)
+            ));
+        }
+        if ["optimizer", "steps", "state"].contains(&hyper.as_str()) {
+            return refuse(format!(
+                "a hyper-parameter is named {}, as a line of the model file is; rename it",
+                name(hyper)
+            ));
+        }
+        if !seen.insert(hyper) {
+            return refuse(format!(
+                "it gives the hyper-parameter {} twice; a model file gives each once",
+                name(hyper)
+            ));
+        }
+        if !value.is_finite() {
+            return refuse(format!(
+                "the hyper-parameter {} is {value}; a model file holds finite numbers only",
+                name(hyper)
+            ));
+        }
+        let what = format!("the line of the hyper-parameter {}", name(hyper));
+        lines.push((what, format!("{hyper} {value:?}")));
+    }
+    let width = state.slots.first().map_or(0, Vec::len);
+    for (i, slot) in state.slots.iter().enumerate() {
+        if slot.is_empty() {
+            return refuse(format!(
+                "the state of parameter {i} has no numbers, which a line of the file cannot \
+                 show; if the optimizer keeps nothing per parameter, return no slots at all"
+            ));
+        }
+        if slot.len() != width {
+            return refuse(format!(
+                "the state of parameter {i} has {} numbers but that of parameter 0 has \
+                 {width}; a model file holds as many for every parameter",
+                slot.len()
+            ));
+        }
+        if let Some(x) = slot.iter().find(|x| !x.is_finite()) {
+            return refuse(format!(
+                "the state of parameter {i} holds {x}; a model file holds finite numbers only"
+            ));
+        }
+        let numbers: Vec<String> = slot.iter().map(|x| format!("{x:?}")).collect();
+        lines.push((format!("the state of parameter {i}"), numbers.join(" ")));
+    }
+    if let Some((what, line)) = lines.iter().find(|(_, l)| l.len() > longest) {
+        return refuse(format!(
+            "{what} would be a line of {} bytes, but a model file's lines are at most \
+             {longest} bytes (and a newline)",
+            line.len()
+        ));
     }
     Ok(())
 }
@@ -153,8 +248,8 @@ impl ModelReader {
     }
 
     /// A whole number on the current line at `column`.
-    fn whole_number(&self, text: &str, column: usize, what: &str) -> Result<usize, Error> {
-        text.parse::<usize>().map_err(|_| {
+    fn whole_number<T: FromStr>(&self, text: &str, column: usize, what: &str) -> Result<T, Error> {
+        text.parse::<T>().map_err(|_| {
             let message = format!("expected {what} (a whole number), found {}", quote(text));
             self.error_at(self.line, column, message)
         })
@@ -292,11 +387,14 @@ impl ModelReader {
             );
             return Err(self.error_at(self.line, 1, message));
         };
+        // Where each named line was read, so that a line given twice is refused.
+        let mut seen = HashMap::from([("optimizer".to_owned(), self.line)]);
         let (steps, column) = self.keyword_line("steps", "steps 120")?;
+        seen.insert("steps".to_owned(), self.line);
         let mut state = OptimizerState {
             kind: kind.to_owned(),
             hyper_parameters: Vec::new(),
-            steps: self.whole_number(&steps, column, "the step count")? as u64,
+            steps: self.whole_number(&steps, column, "the step count")?,
             slots: Vec::new(),
         };
         let (count, width) = loop {
@@ -310,13 +408,27 @@ impl ModelReader {
             };
             if name == "state" {
                 let (count, width) = value.split_once(' ').unwrap_or((value, ""));
-                let count = self.whole_number(count, 7, "the number of parameters")?;
-                let width = self.whole_number(
-                    width,
-                    8 + count.to_string().len(),
-                    "the numbers per parameter",
-                )?;
+                let count: usize = self.whole_number(count, 7, "the number of parameters")?;
+                let column = 8 + count.to_string().len();
+                let width = self.whole_number(width, column, "the numbers per parameter")?;
+                if width > MAX_NUMBERS_PER_LINE {
+                    let message = format!(
+                        "`state` says {width} numbers per parameter, but a line of at most \
+                         {MAX_LINE} bytes holds at most {MAX_NUMBERS_PER_LINE}: the file is \
+                         damaged; save the model again with MLP::save_with"
+                    );
+                    return Err(self.error_at(self.line, column, message));
+                }
                 break (count, width);
+            }
+            if let Some(earlier) = seen.insert(name.to_owned(), self.line) {
+                let message = format!(
+                    "{} is given twice, on line {earlier} and here; a model file gives it \
+                     once: remove one of the lines, or save the model again with \
+                     MLP::save_with",
+                    quote(name)
+                );
+                return Err(self.error_at(self.line, 1, message));
             }
             let value = self.finite(value, name.len() + 2, name)?;
             state.hyper_parameters.push((name.to_owned(), value));
@@ -330,7 +442,7 @@ impl ModelReader {
                 return Err(self.error_at(self.line, 1, message));
             };
             let text = text.to_owned();
-            let mut slot = Vec::with_capacity(width);
+            let mut slot = Vec::new();
             let mut column = 1;
             for field in text.split(' ') {
                 slot.push(self.finite(field, column, "optimizer state")?);

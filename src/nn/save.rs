@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::atomic::write_atomically;
-use super::model_file::{write_model, Header, ModelReader};
+use super::model_file::{check_state, write_model, Header, ModelReader};
 use super::{Activation, Module, MLP};
 use crate::optim::{Optimizer, OptimizerState};
 use crate::{Error, Value};
@@ -77,7 +77,8 @@ impl MLP {
     /// Writes the model to `path`, replacing the file if it exists, but never leaving it
     /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-…`), which
     /// is flushed, synced to disk and then renamed over `path`. If anything fails, the
-    /// old file is untouched and the temporary one removed.
+    /// old file is untouched and the temporary one removed. A file replaced keeps its
+    /// permissions (on Unix its mode, e.g. `0o600`; not its owner).
     ///
     /// The format (version 2) is plain text, one item per line:
     ///
@@ -118,7 +119,8 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::Write`] if the file cannot be written or renamed into place;
-    /// [`Error::InvalidInput`] if a parameter is NaN or infinite (nothing is written).
+    /// [`Error::InvalidInput`] if a parameter, or the slope of a
+    /// [`LeakyRelu`](Activation::LeakyRelu), is NaN or infinite (nothing is written).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         self.save_model(path.as_ref(), None)
     }
@@ -137,19 +139,30 @@ impl MLP {
     /// ...
     /// ```
     ///
-    /// (`state N K`: N parameters of K numbers each, one parameter per line.)
+    /// (Each hyper-parameter once; `state N K`: N parameters of K numbers each, one
+    /// parameter per line; as no line of the file is longer than 4096 bytes, K is at
+    /// most 2048.)
     ///
     /// # Errors
     ///
-    /// As [`save`](MLP::save), and [`Error::InvalidInput`] if `optimizer` does not update
-    /// exactly this model's parameters, in order (build it over `model.parameters()`).
+    /// As [`save`](MLP::save), and [`Error::InvalidInput`] (nothing is written) if
+    /// `optimizer` does not update exactly this model's parameters, in order (build it
+    /// over `model.parameters()`), or if its state is one the file could not give back
+    /// as it is (the crate's optimisers' states always can; an optimiser written
+    /// elsewhere must keep to this): a kind with a control character such as a line
+    /// break; a hyper-parameter given twice, named `optimizer`, `steps` or `state`, or
+    /// with a space or control character in its name; a number that is not finite; an
+    /// empty state for a parameter, or states of different lengths; a line longer than
+    /// 4095 bytes.
     pub fn save_with<O: Optimizer + ?Sized>(
         &self,
         path: impl AsRef<Path>,
         optimizer: &O,
     ) -> Result<(), Error> {
         self.check_optimizer(optimizer.params())?;
-        self.save_model(path.as_ref(), Some(&optimizer.state()))
+        let state = optimizer.state();
+        check_state(&state)?;
+        self.save_model(path.as_ref(), Some(&state))
     }
 
     /// A new model read from a file written by [`save`](MLP::save) or
@@ -161,7 +174,10 @@ impl MLP {
     /// [`Error::Io`] if the file cannot be read; [`Error::Parse`], naming the line and
     /// column, if it is not a model file (checked on its first line, before reading
     /// more), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
-    /// or extra, or if it is a version-1 file, which does not record the activations
+    /// or extra, if a `state` line gives more numbers per parameter than a line can hold
+    /// (nothing is allocated from the numbers a file gives), if a line of the optimiser
+    /// state (`steps`, or a hyper-parameter such as `lr`) is given twice, or if it is a
+    /// version-1 file, which does not record the activations
     /// (load it with [`load`](MLP::load) into a model built as it was, then save it again).
     pub fn from_file(path: impl AsRef<Path>) -> Result<MLP, Error> {
         let mut file = ModelReader::open(path.as_ref())?;
@@ -253,6 +269,7 @@ impl MLP {
     /// Writes the file atomically (see [`save`](MLP::save)).
     fn save_model(&self, path: &Path, optimizer: Option<&OptimizerState>) -> Result<(), Error> {
         let saved = self.to_saved();
+        check_slopes(&saved.layers)?;
         check_finite(&saved.parameters)?;
         write_atomically(path, |out| write_model(out, &saved, optimizer))
     }
@@ -329,6 +346,23 @@ fn check_finite(parameters: &[f64]) -> Result<(), Error> {
             parameters[i]
         ))),
     }
+}
+
+/// `Ok` unless a LeakyReLU slope is NaN or infinite, which a model file cannot hold
+/// (it would write `LeakyReLU(NaN)` and refuse it on loading).
+fn check_slopes(layers: &[(usize, Activation)]) -> Result<(), Error> {
+    for (i, &(_, activation)) in layers.iter().enumerate() {
+        if let Activation::LeakyRelu(slope) = activation {
+            if !slope.is_finite() {
+                return Err(Error::InvalidInput(format!(
+                    "layer {i} has the activation {activation}, whose slope is not finite; a \
+                     model file holds finite slopes only (build the model with one, e.g. \
+                     Activation::LeakyRelu(0.01))"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A generator that draws only zeros: [`MLP::from_saved`] builds the model with it and

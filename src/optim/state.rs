@@ -8,7 +8,9 @@ use crate::Error;
 /// returns and [`Optimizer::set_state`](super::Optimizer::set_state) restores. With the
 /// parameters' data, it is all a step depends on, so a run saved after N steps and resumed
 /// takes exactly the steps an uninterrupted run would, bit for bit.
-/// [`MLP::save_with`](crate::nn::MLP::save_with) writes it into a model file.
+/// [`MLP::save_with`](crate::nn::MLP::save_with) writes it into a model file, and refuses
+/// a state the file could not give back as it is (a non-finite number, states of
+/// different lengths, ...: see its `# Errors`).
 ///
 /// ```
 /// use micrograd::prelude::*;
