@@ -26,7 +26,9 @@ impl Tape {
     /// [`Error::NonFinite`]: with pass `Forward` if the last forward left a NaN or
     /// infinity (nothing is computed); with pass `Backward` naming the op and label of
     /// the first node (root first) whose rule left a non-finite gradient on a parent. On
-    /// either error no leaf `Value`'s grad is touched.
+    /// either error no leaf `Value`'s grad is touched. After a forward error nothing
+    /// else is either ([`grad_of`](Tape::grad_of) and [`leaf_grads`](Tape::leaf_grads)
+    /// still give the last pass that succeeded); after a backward error both give 0.
     ///
     /// [`Error::InvalidInput`] if [`accumulate`](Tape::accumulate) summed gradients that
     /// [`flush_grads`](Tape::flush_grads) has not handed over yet (this pass would
@@ -55,6 +57,11 @@ impl Tape {
                     .to_owned(),
             ));
         }
+        // Values the last forward found not finite are refused before anything is
+        // touched: the leaves' entries still hold the last pass (`grad_of`, `leaf_grads`).
+        if !self.buf.data_finite {
+            return Err(self.program.value_error(&self.buf.data));
+        }
         // The dynamic graph adds each contribution into a leaf's grad in turn,
         // `(G + c1) + c2`, which is not always `G + (c1 + c2)`: start from the grads.
         let first = self.leaves.len();
@@ -68,7 +75,12 @@ impl Tape {
         let from_zero = self.buf.grad[..first].iter().all(|g| g.to_bits() == 0);
         // (Any number may have been there: the pass looks at every leaf's.)
         self.buf.grads_finite = false;
-        self.run_backward(true)?;
+        if let Err(err) = self.run_backward(true) {
+            // The leaves' entries are 0 now, and so is this pass's `grad_of`.
+            self.alone_elsewhere = false;
+            self.alone.get_mut().clear();
+            return Err(err);
+        }
         let mut frozen = self.program.frozen.iter().peekable();
         for (leaf, (&g, i)) in self.leaves.iter().zip(self.buf.grad.iter().zip(0u32..)) {
             // (A leaf the graph gives no gradient keeps its own.)

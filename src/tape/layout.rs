@@ -99,8 +99,10 @@ impl Tape {
 
     /// d root / d `leaf` from the last [`backward`](Tape::backward) of this tape alone
     /// (unlike `leaf.grad()`, which adds up every backward pass since the last
-    /// `zero_grad`); 0 before the first backward. After [`accumulate`](Tape::accumulate)
-    /// it is the sum over the runs since the last [`flush_grads`](Tape::flush_grads).
+    /// `zero_grad`); 0 before the first backward, and after a backward that failed on a
+    /// non-finite gradient (as [`leaf_grads`](Tape::leaf_grads)). After
+    /// [`accumulate`](Tape::accumulate) it is the sum over the runs since the last
+    /// [`flush_grads`](Tape::flush_grads).
     ///
     /// # Errors
     ///
