@@ -170,3 +170,32 @@ fn after_a_gradient_error_grad_of_agrees_with_leaf_grads() {
         (&[0.0][..], 0.0)
     );
 }
+
+// A custom op whose closure panics on some data: the panic reaches the caller, and the
+// tape, which holds values of two runs, refuses to differentiate them.
+#[test]
+fn backward_after_a_forward_that_panicked_is_an_error_until_a_forward_finishes() {
+    let x = Value::new(1.0);
+    let twice = |p: &[f64]| {
+        if p[0] > 5.0 {
+            panic!("too big")
+        } else {
+            2.0 * p[0]
+        }
+    };
+    let c = Value::custom("twice", &[&x], twice, |_, _, d| d[0] = 2.0);
+    let mut tape = Tape::compile(&(&(&x * &x) + &c)).unwrap();
+    x.set_data(10.0);
+    let forward = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tape.forward()));
+    assert!(forward.is_err());
+    let err = tape.backward().unwrap_err();
+    assert!(
+        err.to_string().contains("call tape.forward() again"),
+        "{err}"
+    );
+    assert_eq!(x.grad(), 0.0);
+    x.set_data(2.0);
+    assert_eq!(tape.forward().unwrap(), 8.0);
+    tape.backward().unwrap();
+    assert_eq!(x.grad(), 6.0); // 2x + 2
+}

@@ -30,7 +30,9 @@ impl Tape {
     /// else is either ([`grad_of`](Tape::grad_of) and [`leaf_grads`](Tape::leaf_grads)
     /// still give the last pass that succeeded); after a backward error both give 0.
     ///
-    /// [`Error::InvalidInput`] if [`accumulate`](Tape::accumulate) summed gradients that
+    /// [`Error::InvalidInput`] if the last [`forward`](Tape::forward) did not finish (a
+    /// custom op's closure panicked; run `forward` again first), or if
+    /// [`accumulate`](Tape::accumulate) summed gradients that
     /// [`flush_grads`](Tape::flush_grads) has not handed over yet (this pass would
     /// overwrite them); the sums are kept.
     ///
@@ -54,6 +56,14 @@ impl Tape {
             return Err(Error::InvalidInput(
                 "tape.backward() after tape.accumulate() would drop the gradients summed \
                  since the last flush: call tape.flush_grads() first"
+                    .to_owned(),
+            ));
+        }
+        if self.forward_unfinished {
+            return Err(Error::InvalidInput(
+                "tape.backward() after a tape.forward() that did not finish (a custom op's \
+                 closure panicked): the tape holds values of two different runs; call \
+                 tape.forward() again, on data the op accepts, before tape.backward()"
                     .to_owned(),
             ));
         }

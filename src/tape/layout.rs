@@ -49,6 +49,10 @@ pub struct Tape {
     /// The gradients of the last `backward` alone, when `alone_elsewhere`: computed by
     /// the first `grad_of` that asks (empty until then).
     pub(super) alone: RefCell<Vec<f64>>,
+    /// Whether a forward pass started and did not return (a custom op's closure
+    /// panicked): the values are then partly of that run and partly of the one before,
+    /// and [`backward`](Tape::backward) refuses them until a forward finishes.
+    pub(super) forward_unfinished: bool,
     /// Whether the leaves' entries of `grad` are sums of [`Tape::accumulate`] runs not
     /// yet handed to the `Value`s (rather than the gradient of the last `backward`).
     pub(super) unflushed: bool,
