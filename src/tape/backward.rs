@@ -88,6 +88,7 @@ impl Tape {
         if let Err(err) = self.run_backward(true) {
             // The leaves' entries are 0 now, and so is this pass's `grad_of`.
             self.alone_elsewhere = false;
+            self.alone_gone = false;
             self.alone.get_mut().clear();
             return Err(err);
         }
@@ -101,6 +102,7 @@ impl Tape {
         // `grad_of` wants this pass alone: the leaves' entries are it only if they
         // started from 0; else `grad_of` runs the pass again from 0 if it is asked.
         self.alone_elsewhere = !from_zero;
+        self.alone_gone = false;
         self.alone.get_mut().clear();
         Ok(())
     }

@@ -79,6 +79,7 @@ impl Tape {
             leaves_read_at: crate::engine::data_writes(),
             alone_elsewhere: false,
             alone: Default::default(),
+            alone_gone: false,
             forward_unfinished: false,
             unflushed: false,
             workers: Default::default(),

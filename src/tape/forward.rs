@@ -48,6 +48,7 @@ impl Tape {
     /// `Value`'s data was written since the tape last read it).
     pub(super) fn run_forward(&mut self) -> Result<f64, Error> {
         self.read_written_leaves()?;
+        self.values_change();
         // (Still set if a custom op's closure panics and unwinds out of the pass.)
         self.forward_unfinished = true;
         let value = self.program.forward(&mut self.buf);

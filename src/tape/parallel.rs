@@ -346,6 +346,7 @@ impl Tape {
         if fresh {
             self.unflushed = true;
             self.alone_elsewhere = false;
+            self.alone_gone = false;
         }
         let per_round = round * CHUNK;
         let mut finite = false;
