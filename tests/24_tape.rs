@@ -228,6 +228,21 @@ fn grad_of_after_the_next_forward_is_the_last_pass_or_an_error() {
         .contains("call grad_of before the next forward"));
 }
 
+// as in the graph, a leaf marked no_grad keeps its grad, also when marked after compiling
+#[test]
+fn a_leaf_marked_no_grad_after_compiling_gets_nothing_from_backward() {
+    let (w, x) = (Value::new(2.0), Value::new(3.0));
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    x.set_grad(5.0);
+    let x = x.no_grad();
+    tape.backward().unwrap();
+    assert_eq!((w.grad(), x.grad()), (3.0, 5.0)); // the graph's: y.backward() on w * x
+    assert_eq!(
+        (tape.grad_of(&w).unwrap(), tape.grad_of(&x).unwrap()),
+        (3.0, 0.0)
+    );
+}
+
 #[test]
 fn a_new_tape_holds_the_values_of_the_graph() {
     let x = Value::new(3.0);

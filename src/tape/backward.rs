@@ -2,7 +2,7 @@
 //! leaves' gradients back to their `Value`s.
 
 use super::Tape;
-use crate::engine::Value;
+use crate::engine::{grad_marks, Value};
 use crate::error::Error;
 
 impl Tape {
@@ -19,7 +19,10 @@ impl Tape {
     /// gradient of this pass alone is [`grad_of`](Tape::grad_of).
     ///
     /// It differentiates the values of the last [`forward`](Tape::forward) (or those of
-    /// the graph at [`compile`](Tape::compile) time). Nothing is allocated.
+    /// the graph at [`compile`](Tape::compile) time). Nothing is allocated. A leaf that
+    /// needs no gradient ([`Value::no_grad`](crate::Value::no_grad), also when marked
+    /// after compiling) keeps its grad, as in the dynamic graph, and its
+    /// [`grad_of`](Tape::grad_of) is 0.
     ///
     /// # Errors
     ///
@@ -72,6 +75,7 @@ impl Tape {
         if !self.buf.data_finite {
             return Err(self.program.value_error(&self.buf.data));
         }
+        self.notice_no_grad();
         // The dynamic graph adds each contribution into a leaf's grad in turn,
         // `(G + c1) + c2`, which is not always `G + (c1 + c2)`: start from the grads.
         let first = self.leaves.len();
@@ -107,6 +111,26 @@ impl Tape {
         Ok(())
     }
 
+    /// Freezes the leaves marked [`no_grad`](Value::no_grad) since the tape last looked
+    /// (one compare with the thread's count of marks, unless there were some): as in
+    /// the dynamic graph, a backward pass then adds nothing to them.
+    pub(super) fn notice_no_grad(&mut self) {
+        let marks = grad_marks();
+        if marks == self.marks_seen {
+            return;
+        }
+        self.marks_seen = marks;
+        let frozen = &self.program.frozen;
+        let late: Vec<u32> = (0u32..)
+            .zip(&self.leaves)
+            .filter(|&(i, leaf)| !leaf.requires_grad() && frozen.binary_search(&i).is_err())
+            .map(|(i, _)| i)
+            .collect();
+        if !late.is_empty() {
+            self.program.freeze(&late);
+        }
+    }
+
     /// The gradient of the last [`backward`](Tape::backward) alone for leaf `i` (see
     /// [`grad_of`](Tape::grad_of)).
     pub(super) fn pass_alone(&self, i: usize) -> f64 {
@@ -131,6 +155,7 @@ impl Tape {
     /// After a non-finite gradient the leaves' entries are set to 0; the error of an
     /// earlier forward leaves them as they are.
     pub(super) fn run_backward(&mut self, from_grads: bool) -> Result<(), Error> {
+        self.notice_no_grad();
         let leaves = &self.leaves;
         let start = || from_grads.then(|| leaves.iter().map(Value::grad).collect());
         self.program.backward(&mut self.buf, start)

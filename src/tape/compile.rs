@@ -58,6 +58,7 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn compile_with_outputs(root: &Value, outputs: &[Value]) -> Result<Tape, Error> {
+        let marks_seen = crate::engine::grad_marks();
         let Compiled {
             program,
             leaves,
@@ -80,6 +81,7 @@ impl Tape {
             alone_elsewhere: false,
             alone: Default::default(),
             alone_gone: false,
+            marks_seen,
             forward_unfinished: false,
             unflushed: false,
             workers: Default::default(),

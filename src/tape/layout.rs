@@ -53,6 +53,9 @@ pub struct Tape {
     /// from them: [`grad_of`](Tape::grad_of) can no longer give that pass alone, and
     /// says so rather than compute it from other values.
     pub(super) alone_gone: bool,
+    /// [`grad_marks`](crate::engine::grad_marks) when the tape last looked for leaves
+    /// marked [`no_grad`](Value::no_grad) since it was compiled.
+    pub(super) marks_seen: u64,
     /// Whether a forward pass started and did not return (a custom op's closure
     /// panicked): the values are then partly of that run and partly of the one before,
     /// and [`backward`](Tape::backward) refuses them until a forward finishes.

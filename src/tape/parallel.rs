@@ -329,6 +329,9 @@ impl Tape {
             });
         }
         self.read_written_leaves()?;
+        if backward {
+            self.notice_no_grad();
+        }
         let width = if backward {
             1
         } else {
