@@ -5,6 +5,9 @@ use super::Tape;
 use crate::engine::{grad_marks, Value};
 use crate::error::Error;
 
+/// The bits of -0.0.
+const NEGATIVE_ZERO: u64 = 1 << 63;
+
 impl Tape {
     /// Computes d root / d node for every node of the tape, then **adds** each leaf's
     /// gradient into that leaf's [`Value`](crate::Value) grad.
@@ -15,7 +18,8 @@ impl Tape {
     /// tape's own gradients start from 0 on every call; only the leaf `Value`s
     /// accumulate, exactly as after [`Value::backward`](crate::Value::backward), so an
     /// optimiser that reads `p.grad()` and writes `p.set_data(..)` works unchanged and
-    /// the parameters' grads must be zeroed between steps (`zero_grad`) as usual. The
+    /// the parameters' grads must be zeroed between steps (`zero_grad`) as usual (a grad
+    /// that starts at -0.0 ends with the graph's bits too, through a slower path). The
     /// gradient of this pass alone is [`grad_of`](Tape::grad_of).
     ///
     /// It differentiates the values of the last [`forward`](Tape::forward) (or those of
@@ -79,8 +83,10 @@ impl Tape {
         // The dynamic graph adds each contribution into a leaf's grad in turn,
         // `(G + c1) + c2`, which is not always `G + (c1 + c2)`: start from the grads.
         let first = self.leaves.len();
+        let mut negative_zero = false;
         for (g, leaf) in self.buf.grad[..first].iter_mut().zip(&self.leaves) {
             *g = leaf.grad();
+            negative_zero |= g.to_bits() == NEGATIVE_ZERO;
         }
         // (A leaf the graph gives no gradient gets none from the pass: its entry is 0.)
         for &i in &self.program.frozen {
@@ -96,6 +102,9 @@ impl Tape {
             self.alone.get_mut().clear();
             return Err(err);
         }
+        if negative_zero {
+            self.zeros_as_the_graph_adds_them();
+        }
         let mut frozen = self.program.frozen.iter().peekable();
         for (leaf, (&g, i)) in self.leaves.iter().zip(self.buf.grad.iter().zip(0u32..)) {
             // (A leaf the graph gives no gradient keeps its own.)
@@ -109,6 +118,40 @@ impl Tape {
         self.alone_gone = false;
         self.alone.get_mut().clear();
         Ok(())
+    }
+
+    /// After a pass from leaf grads some of which were -0.0: the sign of a zero that
+    /// such a leaf ends with, as the dynamic graph gives it.
+    ///
+    /// The graph adds every contribution in turn, zeros too (an off ReLU's `0 * w`),
+    /// and `-0.0 + 0.0` is `0.0` while `-0.0 + -0.0` is `-0.0`; the tape skips
+    /// contributions it knows are 0, and the sign of a zero may differ where it fuses
+    /// nodes. Neither changes a sum that is not -0.0 (only `-0.0 + -0.0` is -0.0, and
+    /// a zero changes no other number), nor a sum from +0.0: so only a leaf that
+    /// started at -0.0 and ends at a zero is in doubt, and for those the graph built
+    /// again decides (slow, and only then).
+    fn zeros_as_the_graph_adds_them(&mut self) {
+        let first = self.leaves.len();
+        let frozen = &self.program.frozen;
+        let doubtful = |i: &usize| {
+            self.buf.grad[*i] == 0.0
+                && self.leaves[*i].grad().to_bits() == NEGATIVE_ZERO
+                && frozen.binary_search(&(*i as u32)).is_err()
+        };
+        let doubtful: Vec<usize> = (0..first).filter(doubtful).collect();
+        if doubtful.is_empty() {
+            return;
+        }
+        let nodes = self.program.rebuild(&self.buf.data, None);
+        for (node, leaf) in nodes.iter().zip(&self.leaves) {
+            node.set_grad(leaf.grad());
+        }
+        if let Some(root) = nodes.last() {
+            root.backward();
+        }
+        for i in doubtful {
+            self.buf.grad[i] = nodes[i].grad();
+        }
     }
 
     /// Freezes the leaves marked [`no_grad`](Value::no_grad) since the tape last looked
