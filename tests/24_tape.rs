@@ -205,6 +205,44 @@ fn backward_adds_into_leaf_grads_and_grad_of_holds_the_last_pass() {
     assert_eq!(x.grad(), 6.0);
 }
 
+// grad_of is the last backward's gradient, also after the next forward, or an error
+#[test]
+fn grad_of_after_the_next_forward_is_the_last_pass_or_an_error() {
+    let x = Value::new(3.0);
+    let mut tape = Tape::compile(&(&x * &x)).unwrap();
+    tape.backward().unwrap(); // from x.grad = 0: the tape keeps this pass
+    x.set_data(10.0);
+    tape.forward().unwrap();
+    assert_eq!(tape.grad_of(&x).unwrap(), 6.0); // 2 * 3, not 2 * 10
+    tape.backward().unwrap(); // from x.grad = 6: the pass alone is made when asked
+    assert_eq!(tape.grad_of(&x).unwrap(), 20.0);
+    x.set_data(1.0);
+    tape.forward().unwrap();
+    assert_eq!(tape.grad_of(&x).unwrap(), 20.0); // asked before: kept
+    tape.backward().unwrap(); // d/dx at 1, not asked for
+    x.set_data(2.0);
+    tape.forward().unwrap(); // its values are gone: not 4, the pass at 2
+    let err = tape.grad_of(&x).unwrap_err();
+    assert!(err
+        .to_string()
+        .contains("call grad_of before the next forward"));
+}
+
+// as in the graph, a leaf marked no_grad keeps its grad, also when marked after compiling
+#[test]
+fn a_leaf_marked_no_grad_after_compiling_gets_nothing_from_backward() {
+    let (w, x) = (Value::new(2.0), Value::new(3.0));
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    x.set_grad(5.0);
+    let x = x.no_grad();
+    tape.backward().unwrap();
+    assert_eq!((w.grad(), x.grad()), (3.0, 5.0)); // the graph's: y.backward() on w * x
+    assert_eq!(
+        (tape.grad_of(&w).unwrap(), tape.grad_of(&x).unwrap()),
+        (3.0, 0.0)
+    );
+}
+
 #[test]
 fn a_new_tape_holds_the_values_of_the_graph() {
     let x = Value::new(3.0);

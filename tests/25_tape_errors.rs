@@ -138,3 +138,64 @@ fn large_finite_gradients_whose_sum_overflows_are_no_error() {
     tape.accumulate().unwrap();
     assert_eq!(tape.grad_of(&w[7]).unwrap(), 1e308);
 }
+
+#[test]
+fn backward_refused_for_a_forward_error_changes_nothing() {
+    let x = Value::new(4.0);
+    let mut tape = Tape::compile(&x.sqrt()).unwrap();
+    tape.backward().unwrap();
+    x.set_grad(7.0);
+    x.set_data(-1.0);
+    assert!(tape.forward().is_err());
+    assert!(tape.backward().is_err());
+    // still the pass that succeeded (d sqrt(x) / dx at 4), not x's grad
+    assert_eq!(
+        (tape.leaf_grads(), tape.grad_of(&x).unwrap()),
+        (&[0.25][..], 0.25)
+    );
+    assert_eq!(x.grad(), 7.0);
+}
+
+#[test]
+fn after_a_gradient_error_grad_of_agrees_with_leaf_grads() {
+    let x = Value::new(1.0);
+    let mut tape = Tape::compile(&x.sqrt()).unwrap();
+    x.set_grad(1.0); // (not 0: grad_of then runs the pass again on its own)
+    tape.backward().unwrap();
+    x.set_data(0.0); // d sqrt(x) / dx is infinite at 0
+    tape.forward().unwrap();
+    assert!(tape.backward().is_err());
+    assert_eq!(
+        (tape.leaf_grads(), tape.grad_of(&x).unwrap()),
+        (&[0.0][..], 0.0)
+    );
+}
+
+// A custom op whose closure panics on some data: the panic reaches the caller, and the
+// tape, which holds values of two runs, refuses to differentiate them.
+#[test]
+fn backward_after_a_forward_that_panicked_is_an_error_until_a_forward_finishes() {
+    let x = Value::new(1.0);
+    let twice = |p: &[f64]| {
+        if p[0] > 5.0 {
+            panic!("too big")
+        } else {
+            2.0 * p[0]
+        }
+    };
+    let c = Value::custom("twice", &[&x], twice, |_, _, d| d[0] = 2.0);
+    let mut tape = Tape::compile(&(&(&x * &x) + &c)).unwrap();
+    x.set_data(10.0);
+    let forward = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tape.forward()));
+    assert!(forward.is_err());
+    let err = tape.backward().unwrap_err();
+    assert!(
+        err.to_string().contains("call tape.forward() again"),
+        "{err}"
+    );
+    assert_eq!(x.grad(), 0.0);
+    x.set_data(2.0);
+    assert_eq!(tape.forward().unwrap(), 8.0);
+    tape.backward().unwrap();
+    assert_eq!(x.grad(), 6.0); // 2x + 2
+}

@@ -239,3 +239,21 @@ fn a_neuron_compiled_on_an_overflowed_sum_reports_errors_as_the_graph_built_agai
     assert_eq!(tape_error, graph_error.to_string());
     assert!(tape_error.contains("sigmoid neuron"), "{tape_error}");
 }
+
+// An off ReLU: the graph adds zeros (-0.0 + 0.0 is 0.0, -0.0 + -0.0 is -0.0), the tape
+// skips them; for a grad that starts at -0.0 it asks the graph.
+#[test]
+fn a_grad_that_starts_at_negative_zero_ends_with_the_graphs_bits() {
+    let leaves = || [0.5, -2.0, 3.0].map(Value::new);
+    let neuron = |[b, w, x]: &[Value; 3]| [b.clone(), w * x].into_iter().sum::<Value>().relu();
+    let (graph, taped) = (leaves(), leaves());
+    let mut tape = Tape::compile(&neuron(&taped)).unwrap();
+    let y = neuron(&graph);
+    for v in graph.iter().chain(&taped) {
+        v.set_grad(-0.0);
+    }
+    y.backward();
+    tape.backward().unwrap();
+    let bits = |v: &[Value; 3]| v.each_ref().map(|v| v.grad().to_bits());
+    assert_eq!(bits(&taped), bits(&graph));
+}

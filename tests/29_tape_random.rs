@@ -530,7 +530,12 @@ fn tape_equals_graph(seed: u64, rounds: usize) -> bool {
         drop(g);
 
         // backward, into leaf grads that already hold something: (G + c1) + c2 ...
+        // (a quarter of them -0.0, which an added +0.0 turns into +0.0)
         let start: Vec<f64> = (0..n).map(|_| rng.unit()).collect();
+        let start: Vec<f64> = start
+            .iter()
+            .map(|&u| if u < -0.75 { -0.0 } else { u })
+            .collect();
         let (graph_result, graph_grads) = graph_backward(&recipe, both, &start);
         set_grads(&leaves, &start);
         let tape_result = outcome(tape.backward());

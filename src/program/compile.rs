@@ -360,6 +360,18 @@ fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
 const SIDE_BY_SIDE_MIN_TERMS: u32 = 3;
 
 impl Program {
+    /// Freezes the leaves `late` too (marked [`Value::no_grad`] after compiling): the
+    /// backward pass still computes their gradients where it did (the runs and layers
+    /// are planned), then sets their entries to 0 with the other frozen leaves that it
+    /// writes, and the runners hand them nothing.
+    pub(crate) fn freeze(&mut self, late: &[u32]) {
+        for list in [&mut self.frozen, &mut self.frozen_written] {
+            list.extend_from_slice(late);
+            list.sort_unstable();
+            list.dedup();
+        }
+    }
+
     /// Fills [`Program::run_grads`]: a run's half needs its gradients if one of its
     /// nodes is neither a frozen leaf nor the constant 1 after the root; and
     /// [`Program::frozen_written`]. Returns how many gradient contributions each node

@@ -130,8 +130,9 @@ pub struct Program {
     pub(crate) hidden: Vec<bool>,
     /// The leaves whose gradient the dynamic graph never touches, in order: those made
     /// with [`Value::no_grad`](crate::Value::no_grad), and constants the engine made
-    /// whose consumers need no gradient. The backward pass leaves their entries at 0 and
-    /// hands nothing to their `Value`s.
+    /// whose consumers need no gradient (and those marked after compiling, which a
+    /// [`Tape`](crate::tape::Tape) adds before its next backward pass: `Program::freeze`).
+    /// The backward pass leaves their entries at 0 and hands nothing to their `Value`s.
     pub(crate) frozen: Vec<u32>,
     /// The frozen leaves a backward pass writes into anyway (the parent of a one- or
     /// two-parent op or of a custom op, or a factor in a run whose other factors need

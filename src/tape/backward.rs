@@ -2,8 +2,11 @@
 //! leaves' gradients back to their `Value`s.
 
 use super::Tape;
-use crate::engine::Value;
+use crate::engine::{grad_marks, Value};
 use crate::error::Error;
+
+/// The bits of -0.0.
+const NEGATIVE_ZERO: u64 = 1 << 63;
 
 impl Tape {
     /// Computes d root / d node for every node of the tape, then **adds** each leaf's
@@ -15,20 +18,28 @@ impl Tape {
     /// tape's own gradients start from 0 on every call; only the leaf `Value`s
     /// accumulate, exactly as after [`Value::backward`](crate::Value::backward), so an
     /// optimiser that reads `p.grad()` and writes `p.set_data(..)` works unchanged and
-    /// the parameters' grads must be zeroed between steps (`zero_grad`) as usual. The
+    /// the parameters' grads must be zeroed between steps (`zero_grad`) as usual (a grad
+    /// that starts at -0.0 ends with the graph's bits too, through a slower path). The
     /// gradient of this pass alone is [`grad_of`](Tape::grad_of).
     ///
     /// It differentiates the values of the last [`forward`](Tape::forward) (or those of
-    /// the graph at [`compile`](Tape::compile) time). Nothing is allocated.
+    /// the graph at [`compile`](Tape::compile) time). Nothing is allocated. A leaf that
+    /// needs no gradient ([`Value::no_grad`](crate::Value::no_grad), also when marked
+    /// after compiling) keeps its grad, as in the dynamic graph, and its
+    /// [`grad_of`](Tape::grad_of) is 0.
     ///
     /// # Errors
     ///
     /// [`Error::NonFinite`]: with pass `Forward` if the last forward left a NaN or
     /// infinity (nothing is computed); with pass `Backward` naming the op and label of
     /// the first node (root first) whose rule left a non-finite gradient on a parent. On
-    /// either error no leaf `Value`'s grad is touched.
+    /// either error no leaf `Value`'s grad is touched. After a forward error nothing
+    /// else is either ([`grad_of`](Tape::grad_of) and [`leaf_grads`](Tape::leaf_grads)
+    /// still give the last pass that succeeded); after a backward error both give 0.
     ///
-    /// [`Error::InvalidInput`] if [`accumulate`](Tape::accumulate) summed gradients that
+    /// [`Error::InvalidInput`] if the last [`forward`](Tape::forward) did not finish (a
+    /// custom op's closure panicked; run `forward` again first), or if
+    /// [`accumulate`](Tape::accumulate) summed gradients that
     /// [`flush_grads`](Tape::flush_grads) has not handed over yet (this pass would
     /// overwrite them); the sums are kept.
     ///
@@ -55,11 +66,27 @@ impl Tape {
                     .to_owned(),
             ));
         }
+        if self.forward_unfinished {
+            return Err(Error::InvalidInput(
+                "tape.backward() after a tape.forward() that did not finish (a custom op's \
+                 closure panicked): the tape holds values of two different runs; call \
+                 tape.forward() again, on data the op accepts, before tape.backward()"
+                    .to_owned(),
+            ));
+        }
+        // Values the last forward found not finite are refused before anything is
+        // touched: the leaves' entries still hold the last pass (`grad_of`, `leaf_grads`).
+        if !self.buf.data_finite {
+            return Err(self.program.value_error(&self.buf.data));
+        }
+        self.notice_no_grad();
         // The dynamic graph adds each contribution into a leaf's grad in turn,
         // `(G + c1) + c2`, which is not always `G + (c1 + c2)`: start from the grads.
         let first = self.leaves.len();
+        let mut negative_zero = false;
         for (g, leaf) in self.buf.grad[..first].iter_mut().zip(&self.leaves) {
             *g = leaf.grad();
+            negative_zero |= g.to_bits() == NEGATIVE_ZERO;
         }
         // (A leaf the graph gives no gradient gets none from the pass: its entry is 0.)
         for &i in &self.program.frozen {
@@ -68,7 +95,16 @@ impl Tape {
         let from_zero = self.buf.grad[..first].iter().all(|g| g.to_bits() == 0);
         // (Any number may have been there: the pass looks at every leaf's.)
         self.buf.grads_finite = false;
-        self.run_backward(true)?;
+        if let Err(err) = self.run_backward(true) {
+            // The leaves' entries are 0 now, and so is this pass's `grad_of`.
+            self.alone_elsewhere = false;
+            self.alone_gone = false;
+            self.alone.get_mut().clear();
+            return Err(err);
+        }
+        if negative_zero {
+            self.zeros_as_the_graph_adds_them();
+        }
         let mut frozen = self.program.frozen.iter().peekable();
         for (leaf, (&g, i)) in self.leaves.iter().zip(self.buf.grad.iter().zip(0u32..)) {
             // (A leaf the graph gives no gradient keeps its own.)
@@ -79,8 +115,63 @@ impl Tape {
         // `grad_of` wants this pass alone: the leaves' entries are it only if they
         // started from 0; else `grad_of` runs the pass again from 0 if it is asked.
         self.alone_elsewhere = !from_zero;
+        self.alone_gone = false;
         self.alone.get_mut().clear();
         Ok(())
+    }
+
+    /// After a pass from leaf grads some of which were -0.0: the sign of a zero that
+    /// such a leaf ends with, as the dynamic graph gives it.
+    ///
+    /// The graph adds every contribution in turn, zeros too (an off ReLU's `0 * w`),
+    /// and `-0.0 + 0.0` is `0.0` while `-0.0 + -0.0` is `-0.0`; the tape skips
+    /// contributions it knows are 0, and the sign of a zero may differ where it fuses
+    /// nodes. Neither changes a sum that is not -0.0 (only `-0.0 + -0.0` is -0.0, and
+    /// a zero changes no other number), nor a sum from +0.0: so only a leaf that
+    /// started at -0.0 and ends at a zero is in doubt, and for those the graph built
+    /// again decides (slow, and only then).
+    fn zeros_as_the_graph_adds_them(&mut self) {
+        let first = self.leaves.len();
+        let frozen = &self.program.frozen;
+        let doubtful = |i: &usize| {
+            self.buf.grad[*i] == 0.0
+                && self.leaves[*i].grad().to_bits() == NEGATIVE_ZERO
+                && frozen.binary_search(&(*i as u32)).is_err()
+        };
+        let doubtful: Vec<usize> = (0..first).filter(doubtful).collect();
+        if doubtful.is_empty() {
+            return;
+        }
+        let nodes = self.program.rebuild(&self.buf.data, None);
+        for (node, leaf) in nodes.iter().zip(&self.leaves) {
+            node.set_grad(leaf.grad());
+        }
+        if let Some(root) = nodes.last() {
+            root.backward();
+        }
+        for i in doubtful {
+            self.buf.grad[i] = nodes[i].grad();
+        }
+    }
+
+    /// Freezes the leaves marked [`no_grad`](Value::no_grad) since the tape last looked
+    /// (one compare with the thread's count of marks, unless there were some): as in
+    /// the dynamic graph, a backward pass then adds nothing to them.
+    pub(super) fn notice_no_grad(&mut self) {
+        let marks = grad_marks();
+        if marks == self.marks_seen {
+            return;
+        }
+        self.marks_seen = marks;
+        let frozen = &self.program.frozen;
+        let late: Vec<u32> = (0u32..)
+            .zip(&self.leaves)
+            .filter(|&(i, leaf)| !leaf.requires_grad() && frozen.binary_search(&i).is_err())
+            .map(|(i, _)| i)
+            .collect();
+        if !late.is_empty() {
+            self.program.freeze(&late);
+        }
     }
 
     /// The gradient of the last [`backward`](Tape::backward) alone for leaf `i` (see
@@ -107,6 +198,7 @@ impl Tape {
     /// After a non-finite gradient the leaves' entries are set to 0; the error of an
     /// earlier forward leaves them as they are.
     pub(super) fn run_backward(&mut self, from_grads: bool) -> Result<(), Error> {
+        self.notice_no_grad();
         let leaves = &self.leaves;
         let start = || from_grads.then(|| leaves.iter().map(Value::grad).collect());
         self.program.backward(&mut self.buf, start)

@@ -112,6 +112,7 @@ impl Tape {
 
     /// Copies the data of every leaf `Value` not fed by `set_inputs` into the tape.
     fn copy_leaves(&mut self) {
+        self.values_change();
         self.leaves_read_at = data_writes();
         let leaves = self.buf.data.iter_mut().zip(&self.leaves).zip(&self.fed);
         for ((d, leaf), &fed) in leaves {
@@ -184,6 +185,7 @@ impl Tape {
                 got: sample.len(),
             });
         }
+        self.values_change();
         for &k in &inputs.nodes {
             self.fed[k as usize] = true;
         }
@@ -233,6 +235,7 @@ impl Tape {
             self.buf.grads_finite = true;
             self.unflushed = true;
             self.alone_elsewhere = false;
+            self.alone_gone = false;
         }
         self.run_backward(false)?;
         Ok(value)

@@ -58,6 +58,7 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn compile_with_outputs(root: &Value, outputs: &[Value]) -> Result<Tape, Error> {
+        let marks_seen = crate::engine::grad_marks();
         let Compiled {
             program,
             leaves,
@@ -79,6 +80,9 @@ impl Tape {
             leaves_read_at: crate::engine::data_writes(),
             alone_elsewhere: false,
             alone: Default::default(),
+            alone_gone: false,
+            marks_seen,
+            forward_unfinished: false,
             unflushed: false,
             workers: Default::default(),
             plan: Default::default(),

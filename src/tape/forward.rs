@@ -20,6 +20,14 @@ impl Tape {
     /// of the dynamic graph would (a leaf holding the value is reported with op `""`). The tape keeps the values computed, and a
     /// [`backward`](Tape::backward) returns the same error until a forward succeeds.
     ///
+    /// # Panics
+    ///
+    /// If the closure of a [`Value::custom`](crate::Value::custom) op panics, the panic
+    /// goes on to the caller. The tape then holds values of two runs (the nodes before
+    /// the op of this one, the others of the last), so [`backward`](Tape::backward)
+    /// returns an error until a forward finishes; run `forward` again on data the op
+    /// accepts.
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Error, Value};
     /// let x = Value::new(1.0);
@@ -40,6 +48,11 @@ impl Tape {
     /// `Value`'s data was written since the tape last read it).
     pub(super) fn run_forward(&mut self) -> Result<f64, Error> {
         self.read_written_leaves()?;
-        self.program.forward(&mut self.buf)
+        self.values_change();
+        // (Still set if a custom op's closure panics and unwinds out of the pass.)
+        self.forward_unfinished = true;
+        let value = self.program.forward(&mut self.buf);
+        self.forward_unfinished = false;
+        value
     }
 }

@@ -49,6 +49,17 @@ pub struct Tape {
     /// The gradients of the last `backward` alone, when `alone_elsewhere`: computed by
     /// the first `grad_of` that asks (empty until then).
     pub(super) alone: RefCell<Vec<f64>>,
+    /// Whether the values of the last `backward` changed before `alone` was computed
+    /// from them: [`grad_of`](Tape::grad_of) can no longer give that pass alone, and
+    /// says so rather than compute it from other values.
+    pub(super) alone_gone: bool,
+    /// [`grad_marks`](crate::engine::grad_marks) when the tape last looked for leaves
+    /// marked [`no_grad`](Value::no_grad) since it was compiled.
+    pub(super) marks_seen: u64,
+    /// Whether a forward pass started and did not return (a custom op's closure
+    /// panicked): the values are then partly of that run and partly of the one before,
+    /// and [`backward`](Tape::backward) refuses them until a forward finishes.
+    pub(super) forward_unfinished: bool,
     /// Whether the leaves' entries of `grad` are sums of [`Tape::accumulate`] runs not
     /// yet handed to the `Value`s (rather than the gradient of the last `backward`).
     pub(super) unflushed: bool,
@@ -99,13 +110,27 @@ impl Tape {
 
     /// d root / d `leaf` from the last [`backward`](Tape::backward) of this tape alone
     /// (unlike `leaf.grad()`, which adds up every backward pass since the last
-    /// `zero_grad`); 0 before the first backward. After [`accumulate`](Tape::accumulate)
-    /// it is the sum over the runs since the last [`flush_grads`](Tape::flush_grads).
+    /// `zero_grad`); 0 before the first backward, and after a backward that failed on a
+    /// non-finite gradient (as [`leaf_grads`](Tape::leaf_grads)). After
+    /// [`accumulate`](Tape::accumulate) it is the sum over the runs since the last
+    /// [`flush_grads`](Tape::flush_grads).
+    ///
+    /// When that backward started from leaf grads that were all 0 (after `zero_grad`,
+    /// as in a training step), the tape holds its gradient and `grad_of` reads it at any
+    /// time. Otherwise the leaves' entries hold the sums handed to the `Value`s, and the
+    /// first `grad_of` runs the pass again from 0 on the values of that backward
+    /// (keeping the result): ask before the tape's values change.
     ///
     /// # Errors
     ///
     /// [`Error::NotOnTape`] if `leaf` is not one of [`leaves`](Tape::leaves): a value of
     /// another graph, or an inner node (the tape keeps no handles to those).
+    ///
+    /// [`Error::InvalidInput`] if the last backward started from leaf grads that were not
+    /// all 0 and the tape's values changed since (a [`forward`](Tape::forward),
+    /// [`set_inputs`](Tape::set_inputs), a step) before any `grad_of` asked: that
+    /// pass's own gradient was never computed, and its values are gone. Ask before the
+    /// next forward, or run `backward` again.
     ///
     /// ```
     /// use micrograd::{tape::Tape, Error, Value};
@@ -118,11 +143,31 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn grad_of(&self, leaf: &Value) -> Result<f64, Error> {
-        match self.leaf_index.get(&leaf.address()) {
-            Some(&i) => Ok(self.pass_alone(i as usize)),
-            None => Err(Error::NotOnTape {
+        let Some(&i) = self.leaf_index.get(&leaf.address()) else {
+            return Err(Error::NotOnTape {
                 label: leaf.label(),
-            }),
+            });
+        };
+        if self.alone_gone {
+            let name = leaf
+                .label()
+                .map_or_else(|| "a leaf".to_owned(), |l| format!("the leaf {l:?}"));
+            return Err(Error::InvalidInput(format!(
+                "tape.grad_of({name}) after the tape's values changed (forward, set_inputs, \
+                 a step): the last backward started from leaf grads that were not all 0, so \
+                 its own gradient was not kept, and the values it came from are gone; call \
+                 grad_of before the next forward, or run backward again (after zero_grad, \
+                 grad_of needs no values)"
+            )));
+        }
+        Ok(self.pass_alone(i as usize))
+    }
+
+    /// Notes that the tape's values are about to change (a forward pass, new leaf data):
+    /// the last backward's pass alone, if not computed yet, can no longer be.
+    pub(super) fn values_change(&mut self) {
+        if self.alone_elsewhere && self.alone.get_mut().is_empty() {
+            self.alone_gone = true;
         }
     }
 

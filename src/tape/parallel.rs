@@ -329,6 +329,9 @@ impl Tape {
             });
         }
         self.read_written_leaves()?;
+        if backward {
+            self.notice_no_grad();
+        }
         let width = if backward {
             1
         } else {
@@ -346,6 +349,7 @@ impl Tape {
         if fresh {
             self.unflushed = true;
             self.alone_elsewhere = false;
+            self.alone_gone = false;
         }
         let per_round = round * CHUNK;
         let mut finite = false;

@@ -284,6 +284,7 @@ impl Tape {
         opt: &mut (impl Optimizer + ?Sized),
         threads: usize,
     ) -> Result<(), Error> {
+        self.values_change();
         let plan = &mut self.plan;
         let leaves = self.leaves.len();
         let fed = &self.fed[..leaves];
