@@ -261,6 +261,24 @@ fn saving_over_a_file_keeps_its_permissions() {
     assert_eq!(mode & 0o777, 0o604, "{mode:o}");
 }
 
+#[cfg(unix)]
+#[test]
+fn saving_through_a_symlink_replaces_its_target_and_keeps_the_link() {
+    let dir = temp_file("symlink");
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    let (link, target) = (dir.join("model.txt"), dir.join("models/v3.txt"));
+    std::fs::write(&target, "an older model\n").unwrap();
+    std::os::unix::fs::symlink("models/v3.txt", &link).unwrap();
+    let saved = model(&[2, 1], 4);
+    saved.save(&link).unwrap();
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(data(&MLP::from_file(&target).unwrap()), data(&saved));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ----- resuming a training run: model and optimiser state -----
 
 /// One step of full-batch training of `model` on XOR with mean squared error.

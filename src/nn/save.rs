@@ -78,7 +78,8 @@ impl MLP {
     /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-…`), which
     /// is flushed, synced to disk and then renamed over `path`. If anything fails, the
     /// old file is untouched and the temporary one removed. A file replaced keeps its
-    /// permissions (on Unix its mode, e.g. `0o600`; not its owner).
+    /// permissions (on Unix its mode, e.g. `0o600`; not its owner). If `path` is a
+    /// symbolic link, the file it points to is replaced so, and the link kept.
     ///
     /// The format (version 2) is plain text, one item per line:
     ///
