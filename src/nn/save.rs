@@ -54,7 +54,8 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] if `saved` holds the wrong number of parameters for its
-    /// shape, or a parameter that is not finite.
+    /// shape, a parameter that is not finite, or a [`LeakyRelu`](Activation::LeakyRelu)
+    /// whose slope is not finite.
     pub fn from_saved(saved: &SavedMlp) -> Result<MLP, Error> {
         let count = parameter_count(saved.nin, saved.layers.iter().map(|&(w, _)| w));
         if count != Some(saved.parameters.len()) {
@@ -67,6 +68,7 @@ impl MLP {
             )));
         }
         check_finite(&saved.parameters)?;
+        check_slopes(&saved.layers)?;
         let model = MLP::with_activations(saved.nin, &saved.layers, &mut ZeroRng);
         for (p, &x) in model.parameters().iter().zip(&saved.parameters) {
             p.set_data(x);
@@ -120,8 +122,7 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::Write`] if the file cannot be written or renamed into place;
-    /// [`Error::InvalidInput`] if a parameter, or the slope of a
-    /// [`LeakyRelu`](Activation::LeakyRelu), is NaN or infinite (nothing is written).
+    /// [`Error::InvalidInput`] if a parameter is NaN or infinite (nothing is written).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         self.save_model(path.as_ref(), None)
     }
@@ -349,15 +350,16 @@ fn check_finite(parameters: &[f64]) -> Result<(), Error> {
     }
 }
 
-/// `Ok` unless a LeakyReLU slope is NaN or infinite, which a model file cannot hold
-/// (it would write `LeakyReLU(NaN)` and refuse it on loading).
+/// `Ok` unless a LeakyReLU slope is NaN or infinite, which no model can have (see
+/// [`Neuron::new`](super::Neuron::new)) and a model file cannot hold (it would write
+/// `LeakyReLU(NaN)` and refuse it on loading).
 fn check_slopes(layers: &[(usize, Activation)]) -> Result<(), Error> {
     for (i, &(_, activation)) in layers.iter().enumerate() {
         if let Activation::LeakyRelu(slope) = activation {
             if !slope.is_finite() {
                 return Err(Error::InvalidInput(format!(
                     "layer {i} has the activation {activation}, whose slope is not finite; a \
-                     model file holds finite slopes only (build the model with one, e.g. \
+                     model's slopes are finite numbers (give it one, e.g. \
                      Activation::LeakyRelu(0.01))"
                 )));
             }
