@@ -207,6 +207,25 @@ fn too_few_or_too_many_parameters_is_a_parse_error() {
 }
 
 #[test]
+fn a_layer_of_no_neurons_is_refused_in_a_file_and_at_save() {
+    let path = temp_file("zero-width");
+    // A zero-width layer would hide an input width no file could back with parameters.
+    for input in ["2", "1000000000000000000"] {
+        let text = format!(
+            "micrograd-mlp version 2\ninput {input}\nlayer 0 ReLU\nlayer 1 Linear\nparameters 1\n0\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        let (line, column, message) = parse_failure(MLP::from_file(&path));
+        assert_eq!((line, column), (3, 7));
+        assert!(message.contains("no neurons"), "{message}");
+    }
+    std::fs::remove_file(&path).unwrap();
+    let err = model(&[0, 1], 0).save(&path).unwrap_err();
+    assert!(err.to_string().contains("layer 0 has no neurons"), "{err}");
+    assert!(!path.exists(), "nothing is written");
+}
+
+#[test]
 fn an_unreadable_file_is_an_io_error() {
     let err = model(&[2, 1], 0)
         .load(temp_file("does-not-exist"))

@@ -335,8 +335,21 @@ impl ModelReader {
                 return Err(self.error_at(self.line, 8 + width.len(), message));
             };
             let width = self.whole_number(width, 7, "the layer's width")?;
+            self.check_width(width, 7)?;
             layers.push((width, Some(activation)));
         }
+    }
+
+    /// `Ok` unless a layer's `width`, at `column` of the current line, is 0: a layer of
+    /// no neurons, which no model file has (the model would ignore its input, whose
+    /// width no parameter line would then bound).
+    fn check_width(&self, width: usize, column: usize) -> Result<(), Error> {
+        if width > 0 {
+            return Ok(());
+        }
+        let message = "a layer of width 0 has no neurons, and no model file has one: the \
+                       file is damaged; save the model again with MLP::save";
+        Err(self.error_at(self.line, column, message))
     }
 
     /// A version-1 first line after `micrograd-mlp `: the widths, `2 16 16 1`.
@@ -344,7 +357,11 @@ impl ModelReader {
         let mut numbers = Vec::new();
         let mut column = MAGIC.len() + 2;
         for word in widths.split(' ') {
-            numbers.push(self.whole_number(word, column, "a layer width")?);
+            let width = self.whole_number(word, column, "a layer width")?;
+            if !numbers.is_empty() {
+                self.check_width(width, column)?;
+            }
+            numbers.push(width);
             column += word.len() + 1;
         }
         let nin = numbers.remove(0);

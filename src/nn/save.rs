@@ -54,8 +54,8 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] if `saved` holds the wrong number of parameters for its
-    /// shape, a parameter that is not finite, or a [`LeakyRelu`](Activation::LeakyRelu)
-    /// whose slope is not finite.
+    /// shape, a parameter that is not finite, a layer of no neurons (width 0), or a
+    /// [`LeakyRelu`](Activation::LeakyRelu) whose slope is not finite.
     pub fn from_saved(saved: &SavedMlp) -> Result<MLP, Error> {
         let count = parameter_count(saved.nin, saved.layers.iter().map(|&(w, _)| w));
         if count != Some(saved.parameters.len()) {
@@ -68,7 +68,7 @@ impl MLP {
             )));
         }
         check_finite(&saved.parameters)?;
-        check_slopes(&saved.layers)?;
+        check_layers(&saved.layers)?;
         let model = MLP::with_activations(saved.nin, &saved.layers, &mut ZeroRng);
         for (p, &x) in model.parameters().iter().zip(&saved.parameters) {
             p.set_data(x);
@@ -122,7 +122,8 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::Write`] if the file cannot be written or renamed into place;
-    /// [`Error::InvalidInput`] if a parameter is NaN or infinite (nothing is written).
+    /// [`Error::InvalidInput`] if a parameter is NaN or infinite, or if a layer has no
+    /// neurons (width 0), which a model file does not hold (nothing is written).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         self.save_model(path.as_ref(), None)
     }
@@ -175,7 +176,8 @@ impl MLP {
     ///
     /// [`Error::Io`] if the file cannot be read; [`Error::Parse`], naming the line and
     /// column, if it is not a model file (checked on its first line, before reading
-    /// more), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
+    /// more), if a layer's width is 0 (so every input width is backed by parameter
+    /// lines), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
     /// or extra, if a `state` line gives more numbers per parameter than a line can hold
     /// (nothing is allocated from the numbers a file gives), if a line of the optimiser
     /// state (`steps`, or a hyper-parameter such as `lr`) is given twice, or if it is a
@@ -271,7 +273,7 @@ impl MLP {
     /// Writes the file atomically (see [`save`](MLP::save)).
     fn save_model(&self, path: &Path, optimizer: Option<&OptimizerState>) -> Result<(), Error> {
         let saved = self.to_saved();
-        check_slopes(&saved.layers)?;
+        check_layers(&saved.layers)?;
         check_finite(&saved.parameters)?;
         write_atomically(path, |out| write_model(out, &saved, optimizer))
     }
@@ -350,11 +352,19 @@ fn check_finite(parameters: &[f64]) -> Result<(), Error> {
     }
 }
 
-/// `Ok` unless a LeakyReLU slope is NaN or infinite, which no model can have (see
-/// [`Neuron::new`](super::Neuron::new)) and a model file cannot hold (it would write
-/// `LeakyReLU(NaN)` and refuse it on loading).
-fn check_slopes(layers: &[(usize, Activation)]) -> Result<(), Error> {
-    for (i, &(_, activation)) in layers.iter().enumerate() {
+/// `Ok` unless a layer has no neurons, which a model file cannot hold (its reader
+/// refuses a layer of width 0), or a LeakyReLU slope is NaN or infinite, which no model
+/// can have (see [`Neuron::new`](super::Neuron::new)) and a model file cannot hold (it
+/// would write `LeakyReLU(NaN)` and refuse it on loading).
+fn check_layers(layers: &[(usize, Activation)]) -> Result<(), Error> {
+    for (i, &(width, activation)) in layers.iter().enumerate() {
+        if width == 0 {
+            return Err(Error::InvalidInput(format!(
+                "layer {i} has no neurons (width 0); a model file holds layers of at least \
+                 one neuron (a layer of none makes the model ignore its input): build the \
+                 model without it"
+            )));
+        }
         if let Activation::LeakyRelu(slope) = activation {
             if !slope.is_finite() {
                 return Err(Error::InvalidInput(format!(
