@@ -419,6 +419,19 @@ fn a_huge_state_width_is_a_parse_error_naming_it_not_an_allocation() {
 }
 
 #[test]
+fn load_refuses_a_state_for_another_number_of_parameters() {
+    let nine = "0\n".repeat(9);
+    let sgd = "optimizer Sgd\nsteps 0\nlr 0.1\nmomentum 0\nweight_decay 0\n";
+    let text = format!("{HEADER_2_2_1}{nine}{sgd}state 8 1\n{}", "0\n".repeat(8));
+    let (line, column, message) = parse_failure(load_text("state-count", &text));
+    assert_eq!((line, column), (20, 7));
+    assert!(
+        message.contains("8 parameters") && message.contains("9"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_leaky_relu_slope_that_is_not_finite_is_refused_by_from_saved() {
     for slope in [f64::NAN, f64::INFINITY] {
         let mut saved = model(&[2, 1], 1).to_saved();
@@ -484,11 +497,15 @@ fn an_optimizer_state_the_file_cannot_give_back_is_refused_at_save() {
         change(&mut state);
         Fixed(model.parameters(), state)
     };
-    let refused: [(Change, &str); 9] = [
+    let refused: [(Change, &str); 10] = [
         (|s| s.slots[3][1] = f64::NAN, "parameter 3 holds NaN"),
         (|s| s.hyper_parameters[0].1 = f64::INFINITY, "`lr` is inf"),
         (|s| s.slots[4].push(0.0), "parameter 4 has 3 numbers"),
         (|s| s.slots = vec![vec![]; 9], "no numbers"),
+        (
+            |s| s.slots.truncate(8),
+            "state of 8 parameters but the model has 9",
+        ),
         (|s| s.slots = vec![vec![0.5; 2000]; 9], "4095 bytes"),
         (|s| s.hyper_parameters[0].0 = "l r".into(), "`l r`"),
         (|s| s.hyper_parameters[0].0 = "state".into(), "`state`"),
@@ -502,7 +519,8 @@ fn an_optimizer_state_the_file_cannot_give_back_is_refused_at_save() {
         assert!(!path.exists(), "nothing is written");
     }
     // What the file can hold comes back as it was.
-    let odd = with(|s| (s.kind, s.steps) = ("My Adam".into(), u64::MAX));
+    // (An optimiser may keep nothing per parameter: no slots at all.)
+    let odd = with(|s| (s.kind, s.steps, s.slots) = ("My Adam".into(), u64::MAX, vec![]));
     model.save_with(&path, &odd).unwrap();
     let mut back = with(|_| {});
     model.load_with(&path, &mut back).unwrap();

@@ -69,9 +69,9 @@ pub(super) fn write_model(
 /// kind without control characters (a line break would end its line); each
 /// hyper-parameter once, named without spaces or control characters and not `optimizer`,
 /// `steps` or `state` (the file's own lines), with a finite value; every parameter's
-/// state the same number of finite numbers, at least one; and no line longer than a
-/// reader takes.
-pub(super) fn check_state(state: &OptimizerState) -> Result<(), Error> {
+/// state the same number of finite numbers, at least one; a state for each of the
+/// model's `parameters` or for none; and no line longer than a reader takes.
+pub(super) fn check_state(state: &OptimizerState, parameters: usize) -> Result<(), Error> {
     let refuse = |what: String| {
         Err(Error::InvalidInput(format!(
             "cannot save the optimizer's state: {what}; change what its Optimizer::state \
@@ -121,6 +121,13 @@ pub(super) fn check_state(state: &OptimizerState) -> Result<(), Error> {
         }
         let what = format!("the line of the hyper-parameter {}", name(hyper));
         lines.push((what, format!("{hyper} {value:?}")));
+    }
+    if !state.slots.is_empty() && state.slots.len() != parameters {
+        return refuse(format!(
+            "it holds the state of {} parameters but the model has {parameters}; a model \
+             file holds one per parameter (or none)",
+            state.slots.len()
+        ));
     }
     let width = state.slots.first().map_or(0, Vec::len);
     for (i, slot) in state.slots.iter().enumerate() {
@@ -390,9 +397,10 @@ impl ModelReader {
         Ok(values)
     }
 
-    /// The optimiser state after the parameters, if there is one; then only blank lines
-    /// may follow.
-    pub(super) fn optimizer(&mut self) -> Result<Option<OptimizerState>, Error> {
+    /// The optimiser state after the `parameters` parameters, if there is one; then only
+    /// blank lines may follow. A state for another number of parameters (but none) is
+    /// refused: the file is damaged.
+    pub(super) fn optimizer(&mut self, parameters: usize) -> Result<Option<OptimizerState>, Error> {
         let Some(first) = self.next_non_blank()? else {
             return Ok(None);
         };
@@ -426,6 +434,14 @@ impl ModelReader {
             if name == "state" {
                 let (count, width) = value.split_once(' ').unwrap_or((value, ""));
                 let count: usize = self.whole_number(count, 7, "the number of parameters")?;
+                // An optimiser that keeps nothing per parameter saves `state 0 0`.
+                if count != parameters && count != 0 {
+                    let message = format!(
+                        "`state` is for {count} parameters but the model has {parameters}: \
+                         the file is damaged; save the model again with MLP::save_with"
+                    );
+                    return Err(self.error_at(self.line, 7, message));
+                }
                 let column = 8 + count.to_string().len();
                 let width = self.whole_number(width, column, "the numbers per parameter")?;
                 if width > MAX_NUMBERS_PER_LINE {
@@ -482,9 +498,9 @@ impl ModelReader {
     }
 
     /// Reads (and checks) an optimiser state if there is one, for a caller that only
-    /// wants the model.
-    pub(super) fn skip_optimizer(&mut self) -> Result<(), Error> {
-        self.optimizer().map(|_| ())
+    /// wants the model of `parameters` parameters.
+    pub(super) fn skip_optimizer(&mut self, parameters: usize) -> Result<(), Error> {
+        self.optimizer(parameters).map(|_| ())
     }
 
     /// The next line that is not blank, or `None` at the end of the file.

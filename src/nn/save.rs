@@ -142,7 +142,7 @@ impl MLP {
     /// ...
     /// ```
     ///
-    /// (Each hyper-parameter once; `state N K`: N parameters of K numbers each, one
+    /// (Each hyper-parameter once; `state N K`: N parameters (the model's) of K numbers each, one
     /// parameter per line; as no line of the file is longer than 4096 bytes, K is at
     /// most 2048.)
     ///
@@ -155,8 +155,9 @@ impl MLP {
     /// elsewhere must keep to this): a kind with a control character such as a line
     /// break; a hyper-parameter given twice, named `optimizer`, `steps` or `state`, or
     /// with a space or control character in its name; a number that is not finite; an
-    /// empty state for a parameter, or states of different lengths; a line longer than
-    /// 4095 bytes.
+    /// empty state for a parameter, or states of different lengths; states for another
+    /// number of parameters than the model has (none is fine); a line longer than 4095
+    /// bytes.
     pub fn save_with<O: Optimizer + ?Sized>(
         &self,
         path: impl AsRef<Path>,
@@ -164,7 +165,7 @@ impl MLP {
     ) -> Result<(), Error> {
         self.check_optimizer(optimizer.params())?;
         let state = optimizer.state();
-        check_state(&state)?;
+        check_state(&state, optimizer.params().len())?;
         self.save_model(path.as_ref(), Some(&state))
     }
 
@@ -178,7 +179,9 @@ impl MLP {
     /// column, if it is not a model file (checked on its first line, before reading
     /// more), if a layer's width is 0 (so every input width is backed by parameter
     /// lines), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
-    /// or extra, if a `state` line gives more numbers per parameter than a line can hold
+    /// or extra, if a `state` line is for another number of parameters than the model
+    /// has (the state is checked even though it is skipped), or gives more numbers per
+    /// parameter than a line can hold
     /// (nothing is allocated from the numbers a file gives), if a line of the optimiser
     /// state (`steps`, or a hyper-parameter such as `lr`) is given twice, or if it is a
     /// version-1 file, which does not record the activations
@@ -199,7 +202,7 @@ impl MLP {
                 )
             })?;
         let parameters = file.parameters(&header)?;
-        file.skip_optimizer()?;
+        file.skip_optimizer(parameters.len())?;
         MLP::from_saved(&SavedMlp {
             nin: header.nin,
             layers,
@@ -221,7 +224,7 @@ impl MLP {
     pub fn load(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         let mut file = ModelReader::open(path.as_ref())?;
         let values = self.read_parameters(&mut file)?;
-        file.skip_optimizer()?;
+        file.skip_optimizer(values.len())?;
         self.set_parameters(&values);
         Ok(())
     }
@@ -244,7 +247,7 @@ impl MLP {
         self.check_optimizer(optimizer.params())?;
         let mut file = ModelReader::open(path.as_ref())?;
         let values = self.read_parameters(&mut file)?;
-        let Some(state) = file.optimizer()? else {
+        let Some(state) = file.optimizer(values.len())? else {
             let message = "the file holds no optimizer state; write it with MLP::save_with, \
                            or load the model alone with MLP::load";
             return Err(file.error_at(file.line + 1, 1, message));
