@@ -432,6 +432,14 @@ fn load_refuses_a_state_for_another_number_of_parameters() {
 }
 
 #[test]
+fn the_column_of_a_bad_state_width_counts_the_digits_as_written() {
+    let nine = "0\n".repeat(9);
+    let text = format!("{HEADER_2_2_1}{nine}optimizer Adam\nsteps 1\nlr 0.1\nstate 009 x\n");
+    let (line, column, message) = parse_failure(load_text("state-column", &text));
+    assert_eq!((line, column), (18, 11), "{message}");
+}
+
+#[test]
 fn a_leaky_relu_slope_that_is_not_finite_is_refused_by_from_saved() {
     for slope in [f64::NAN, f64::INFINITY] {
         let mut saved = model(&[2, 1], 1).to_saved();

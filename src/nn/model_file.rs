@@ -432,8 +432,10 @@ impl ModelReader {
                 return Err(self.error_at(self.line, 1, message));
             };
             if name == "state" {
-                let (count, width) = value.split_once(' ').unwrap_or((value, ""));
-                let count: usize = self.whole_number(count, 7, "the number of parameters")?;
+                let (count_text, width) = value.split_once(' ').unwrap_or((value, ""));
+                // From the text, not the number: `state 009 2` has K at column 11.
+                let column = "state ".len() + count_text.len() + 2;
+                let count: usize = self.whole_number(count_text, 7, "the number of parameters")?;
                 // An optimiser that keeps nothing per parameter saves `state 0 0`.
                 if count != parameters && count != 0 {
                     let message = format!(
@@ -442,7 +444,6 @@ impl ModelReader {
                     );
                     return Err(self.error_at(self.line, 7, message));
                 }
-                let column = 8 + count.to_string().len();
                 let width = self.whole_number(width, column, "the numbers per parameter")?;
                 if width > MAX_NUMBERS_PER_LINE {
                     let message = format!(
