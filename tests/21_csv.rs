@@ -103,6 +103,15 @@ fn a_row_with_an_empty_last_field_is_not_a_count_line() {
 }
 
 #[test]
+fn a_first_line_of_empty_fields_is_not_a_header() {
+    for text in [",,\n1,2,3\n", "x0,,y\n1,2,3\n"] {
+        let (line, _, message) = parse_failure(parse_csv(text, "t.csv"));
+        assert_eq!(line, 1, "{text:?}");
+        assert!(message.contains("empty field"), "{message}");
+    }
+}
+
+#[test]
 fn iris_style_header_is_skipped() {
     let data = parse_csv("1,4,setosa,versicolor,virginica\n5.1,3.5,1.4,0.2,0\n", "t").unwrap();
     assert_eq!((data.len(), data.width()), (1, 4));
