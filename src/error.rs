@@ -47,8 +47,10 @@ pub enum Error {
         found: String,
     },
 
-    /// A hyper-parameter is out of its allowed range.
-    #[error("{name} = {value} is out of range: it must be {expected}")]
+    /// A hyper-parameter is out of its allowed range. The message shows the value in
+    /// the shortest form that reads back exactly (`1e308`, `0.1`, `2`), never hundreds
+    /// of digits.
+    #[error("{name} = {} is out of range: it must be {expected}", short(*value))]
     HyperParameter {
         /// The parameter's name, e.g. `"lr"` or `"beta1"`.
         name: &'static str,
@@ -204,6 +206,16 @@ pub(crate) fn quote(text: &str) -> String {
     match text.char_indices().nth(MAX_CHARS) {
         None => format!("`{text}`"),
         Some((cut, _)) => format!("`{}…` ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+/// `x` in the shortest form that parses back to the same `f64` (Rust's `{:?}`: `1e308`,
+/// `1e-300`, `0.1`, `NaN`), without the `.0` of a whole number (`2`, not `2.0`).
+fn short(x: f64) -> String {
+    let text = format!("{x:?}");
+    match text.strip_suffix(".0") {
+        Some(whole) => whole.to_owned(),
+        None => text,
     }
 }
 

@@ -143,6 +143,16 @@ fn with_activations_sets_each_layers_activation_and_draws_like_new() {
     assert!(out.iter().all(|y| y.data().abs() <= 1.0));
 }
 
+#[test]
+#[should_panic(expected = "LeakyReLU(NaN)")]
+fn a_leaky_relu_slope_that_is_not_finite_is_a_programming_error() {
+    let layers = [
+        (2, Activation::LeakyRelu(f64::NAN)),
+        (1, Activation::Linear),
+    ];
+    MLP::with_activations(2, &layers, &mut rng());
+}
+
 // Python: model.zero_grad() sets p.grad = 0 for every parameter
 #[test]
 fn zero_grad_resets_every_parameter_gradient() {

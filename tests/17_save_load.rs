@@ -207,6 +207,25 @@ fn too_few_or_too_many_parameters_is_a_parse_error() {
 }
 
 #[test]
+fn a_layer_of_no_neurons_is_refused_in_a_file_and_at_save() {
+    let path = temp_file("zero-width");
+    // A zero-width layer would hide an input width no file could back with parameters.
+    for input in ["2", "1000000000000000000"] {
+        let text = format!(
+            "micrograd-mlp version 2\ninput {input}\nlayer 0 ReLU\nlayer 1 Linear\nparameters 1\n0\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        let (line, column, message) = parse_failure(MLP::from_file(&path));
+        assert_eq!((line, column), (3, 7));
+        assert!(message.contains("no neurons"), "{message}");
+    }
+    std::fs::remove_file(&path).unwrap();
+    let err = model(&[0, 1], 0).save(&path).unwrap_err();
+    assert!(err.to_string().contains("layer 0 has no neurons"), "{err}");
+    assert!(!path.exists(), "nothing is written");
+}
+
+#[test]
 fn an_unreadable_file_is_an_io_error() {
     let err = model(&[2, 1], 0)
         .load(temp_file("does-not-exist"))
@@ -259,6 +278,24 @@ fn saving_over_a_file_keeps_its_permissions() {
     let mode = std::fs::metadata(&path).unwrap().permissions().mode();
     std::fs::remove_file(&path).unwrap();
     assert_eq!(mode & 0o777, 0o604, "{mode:o}");
+}
+
+#[cfg(unix)]
+#[test]
+fn saving_through_a_symlink_replaces_its_target_and_keeps_the_link() {
+    let dir = temp_file("symlink");
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    let (link, target) = (dir.join("model.txt"), dir.join("models/v3.txt"));
+    std::fs::write(&target, "an older model\n").unwrap();
+    std::os::unix::fs::symlink("models/v3.txt", &link).unwrap();
+    let saved = model(&[2, 1], 4);
+    saved.save(&link).unwrap();
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(data(&MLP::from_file(&target).unwrap()), data(&saved));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 // ----- resuming a training run: model and optimiser state -----
@@ -382,15 +419,34 @@ fn a_huge_state_width_is_a_parse_error_naming_it_not_an_allocation() {
 }
 
 #[test]
-fn a_leaky_relu_slope_that_is_not_finite_is_refused_at_save() {
-    let path = temp_file("nan-slope");
+fn load_refuses_a_state_for_another_number_of_parameters() {
+    let nine = "0\n".repeat(9);
+    let sgd = "optimizer Sgd\nsteps 0\nlr 0.1\nmomentum 0\nweight_decay 0\n";
+    let text = format!("{HEADER_2_2_1}{nine}{sgd}state 8 1\n{}", "0\n".repeat(8));
+    let (line, column, message) = parse_failure(load_text("state-count", &text));
+    assert_eq!((line, column), (20, 7));
+    assert!(
+        message.contains("8 parameters") && message.contains("9"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_column_of_a_bad_state_width_counts_the_digits_as_written() {
+    let nine = "0\n".repeat(9);
+    let text = format!("{HEADER_2_2_1}{nine}optimizer Adam\nsteps 1\nlr 0.1\nstate 009 x\n");
+    let (line, column, message) = parse_failure(load_text("state-column", &text));
+    assert_eq!((line, column), (18, 11), "{message}");
+}
+
+#[test]
+fn a_leaky_relu_slope_that_is_not_finite_is_refused_by_from_saved() {
     for slope in [f64::NAN, f64::INFINITY] {
-        let layers = [(2, Activation::LeakyRelu(slope)), (1, Activation::Linear)];
-        let model = MLP::with_activations(2, &layers, &mut StdRng::seed_from_u64(1));
-        let err = model.save(&path).unwrap_err();
+        let mut saved = model(&[2, 1], 1).to_saved();
+        saved.layers[0].1 = Activation::LeakyRelu(slope);
+        let err = MLP::from_saved(&saved).unwrap_err();
         assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
         assert!(err.to_string().contains(&format!("({slope:?})")), "{err}");
-        assert!(!path.exists(), "nothing is written");
     }
 }
 
@@ -449,11 +505,15 @@ fn an_optimizer_state_the_file_cannot_give_back_is_refused_at_save() {
         change(&mut state);
         Fixed(model.parameters(), state)
     };
-    let refused: [(Change, &str); 9] = [
+    let refused: [(Change, &str); 10] = [
         (|s| s.slots[3][1] = f64::NAN, "parameter 3 holds NaN"),
         (|s| s.hyper_parameters[0].1 = f64::INFINITY, "`lr` is inf"),
         (|s| s.slots[4].push(0.0), "parameter 4 has 3 numbers"),
         (|s| s.slots = vec![vec![]; 9], "no numbers"),
+        (
+            |s| s.slots.truncate(8),
+            "state of 8 parameters but the model has 9",
+        ),
         (|s| s.slots = vec![vec![0.5; 2000]; 9], "4095 bytes"),
         (|s| s.hyper_parameters[0].0 = "l r".into(), "`l r`"),
         (|s| s.hyper_parameters[0].0 = "state".into(), "`state`"),
@@ -467,7 +527,8 @@ fn an_optimizer_state_the_file_cannot_give_back_is_refused_at_save() {
         assert!(!path.exists(), "nothing is written");
     }
     // What the file can hold comes back as it was.
-    let odd = with(|s| (s.kind, s.steps) = ("My Adam".into(), u64::MAX));
+    // (An optimiser may keep nothing per parameter: no slots at all.)
+    let odd = with(|s| (s.kind, s.steps, s.slots) = ("My Adam".into(), u64::MAX, vec![]));
     model.save_with(&path, &odd).unwrap();
     let mut back = with(|_| {});
     model.load_with(&path, &mut back).unwrap();

@@ -376,6 +376,24 @@ fn a_state_that_does_not_fit_is_refused_and_changes_nothing() {
 }
 
 #[test]
+fn a_state_with_a_hyper_parameter_the_optimizer_does_not_know_is_refused() {
+    let params = vec![Value::new(1.0)];
+    let mut adam = Adam::new(params.clone(), 0.1).unwrap();
+    let mut adamw = AdamW::new(params.clone(), 0.1).unwrap();
+    let mut misspelt = adamw.state();
+    misspelt.hyper_parameters.last_mut().unwrap().0 = "weight_decy".into();
+    misspelt.kind = "Adam".into(); // an Adam knows no weight decay at all
+    let err = adam.set_state(&misspelt).unwrap_err().to_string();
+    assert!(
+        err.contains("`weight_decy`") && err.contains("lr, beta1, beta2, eps"),
+        "{err}"
+    );
+    misspelt.kind = "AdamW".into(); // nor, spelt so, does an AdamW
+    let err = adamw.set_state(&misspelt).unwrap_err().to_string();
+    assert!(err.contains("`weight_decy`"), "{err}");
+}
+
+#[test]
 fn step_numbers_on_many_parameters_steps_them_all_or_refuses_the_lowest_index() {
     // 4,000 parameters on one thread: blocks of 1,000, each computed a few hundred at a
     // time, then looked at for a number that is not finite.

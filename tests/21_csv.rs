@@ -103,6 +103,24 @@ fn a_row_with_an_empty_last_field_is_not_a_count_line() {
 }
 
 #[test]
+fn a_first_line_of_empty_fields_is_not_a_header() {
+    for text in [",,\n1,2,3\n", "x0,,y\n1,2,3\n"] {
+        let (line, _, message) = parse_failure(parse_csv(text, "t.csv"));
+        assert_eq!(line, 1, "{text:?}");
+        assert!(message.contains("empty field"), "{message}");
+    }
+}
+
+#[test]
+fn a_pandas_index_column_is_an_error_that_says_how_to_save_without_it() {
+    // pandas' `DataFrame.to_csv()` writes the row index first, under an empty name.
+    let text = ",x0,x1,y\n0,0.5,1.0,-1\n1,2.0,3.0,1\n";
+    let (line, column, message) = parse_failure(parse_csv(text, "t.csv"));
+    assert_eq!((line, column), (1, 1));
+    assert!(message.contains("index=False"), "{message}");
+}
+
+#[test]
 fn iris_style_header_is_skipped() {
     let data = parse_csv("1,4,setosa,versicolor,virginica\n5.1,3.5,1.4,0.2,0\n", "t").unwrap();
     assert_eq!((data.len(), data.width()), (1, 4));

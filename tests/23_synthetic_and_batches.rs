@@ -114,6 +114,14 @@ fn noise_above_1e300_is_an_error_not_infinite_points() {
 }
 
 #[test]
+fn an_out_of_range_value_is_shown_short_and_exact_not_in_300_digits() {
+    for (noise, shown) in [(1e308, "noise = 1e308 is"), (-1e-300, "noise = -1e-300 is")] {
+        let err = make_moons(100, noise, &mut rng(9)).unwrap_err().to_string();
+        assert!(err.starts_with(shown) && err.len() < 200, "{err}");
+    }
+}
+
+#[test]
 fn xor_labels_differ_where_the_inputs_differ() {
     let data = xor();
     for (x, &y) in data.inputs.iter().zip(&data.labels) {

@@ -67,7 +67,10 @@ impl Loader {
 /// The first non-blank line may be a **header**, which is skipped. The rule:
 /// - a line of numbers only is data, never a header (so `1,2\n3,4,5\n` is a ragged file,
 ///   an error on line 2, not a count line followed by one row);
-/// - a line of names only (no field is a number, e.g. `x0,x1,y`) is a header;
+/// - a line of names only (no field is a number, e.g. `x0,x1,y`) is a header; an empty
+///   field is not a name (`,,` or `x0,,y` is an error), and a header whose first name
+///   alone is empty (`,x0,x1,y`) is pandas' row index, an error saying to save with
+///   `index=False`;
 /// - scikit-learn's count line is a header: two whole numbers then names only, e.g. iris's
 ///   `150,4,setosa,versicolor,virginica` (a name is not empty: `1,2,` is a data row
 ///   missing its last number, an error). Its counts are checked: the file must then hold
@@ -173,6 +176,24 @@ fn classify_first_line(line: &str) -> Result<FirstLine, (usize, String)> {
         return Ok(FirstLine::Data);
     }
     if numbers == 0 {
+        if let ["", names @ ..] = fields.as_slice() {
+            if !names.is_empty() && names.iter().all(|f| !f.is_empty()) {
+                let message = "the header's first name is empty, as pandas writes over its \
+                               row index (`DataFrame.to_csv()`), which would be read as a \
+                               feature: save with `to_csv(path, index=False)`, or drop the \
+                               first column";
+                return Err((1, message.to_owned()));
+            }
+        }
+        // An empty field is not a name (`,,` is no header).
+        if let Some(i) = fields.iter().position(|f| f.is_empty()) {
+            let message = format!(
+                "an empty field in a header of names (field {}): name every column, e.g. \
+                 `x0,x1,y`, or remove the line",
+                i + 1
+            );
+            return Err((i + 1, message));
+        }
         return Ok(FirstLine::Names);
     }
     if let [samples, features, names @ ..] = fields.as_slice() {

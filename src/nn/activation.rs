@@ -32,7 +32,9 @@ use crate::Value;
 pub enum Activation {
     /// `max(0, x)`: micrograd's `nonlin=True`, the default for hidden layers.
     Relu,
-    /// `x` for x > 0, `slope * x` otherwise.
+    /// `x` for x > 0, `slope * x` otherwise. The slope must be finite: a neuron with a
+    /// NaN or infinite one is refused ([`Neuron::new`](super::Neuron::new) panics,
+    /// [`MLP::from_saved`](super::MLP::from_saved) returns an error).
     LeakyRelu(f64),
     /// `tanh(x)`.
     Tanh,

@@ -2,7 +2,7 @@
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::Error;
@@ -11,9 +11,14 @@ use crate::Error;
 /// (from two threads) never share one.
 static TEMPORARY: AtomicU64 = AtomicU64::new(0);
 
+/// The most symbolic links followed from one path, as Linux's `ELOOP` limit.
+const MAX_LINKS: usize = 40;
+
 /// Writes `path` through a temporary file beside it: `write` fills it, it is flushed,
 /// given the permissions of the file at `path` if there is one, synced, then renamed
-/// over `path`. On failure the temporary file is removed and `path` is as it was.
+/// over `path`. On failure the temporary file is removed and `path` is as it was. If
+/// `path` is a symbolic link (or a chain of them), the file it points to is replaced
+/// that way and the link is kept.
 pub(super) fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
@@ -22,6 +27,8 @@ pub(super) fn write_atomically(
         path: path.to_path_buf(),
         source,
     };
+    let resolved = follow_links(path).map_err(write_error)?;
+    let path = resolved.as_path();
     let Some(name) = path.file_name() else {
         let message = "the path names no file (it ends in `..` or is empty)";
         return Err(write_error(io::Error::new(
@@ -59,6 +66,29 @@ pub(super) fn write_atomically(
         dir.sync_all().ok();
     }
     Ok(())
+}
+
+/// `path` with every symbolic link it ends in followed (a relative link from the
+/// link's directory), so that the rename replaces the file the link points to, not the
+/// link. The target need not exist: saving through a dangling link creates it.
+fn follow_links(path: &Path) -> io::Result<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&path)?;
+                // Joining an absolute target gives the target itself.
+                path = match path.parent() {
+                    Some(dir) => dir.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(io::Error::other(format!(
+        "more than {MAX_LINKS} symbolic links in a row (a loop?); save to the file itself"
+    )))
 }
 
 #[cfg(test)]

@@ -36,6 +36,11 @@ pub struct Layer {
 impl Layer {
     /// `nout` neurons of `nin` inputs, made one after the other (so neuron 0 draws its
     /// weights first, as in Python's `[Neuron(nin, **kwargs) for _ in range(nout)]`).
+    ///
+    /// # Panics
+    ///
+    /// If `activation` is a [`LeakyRelu`](Activation::LeakyRelu) whose slope is not
+    /// finite (see [`Neuron::new`]).
     pub fn new<R: Rng + ?Sized>(
         nin: usize,
         nout: usize,

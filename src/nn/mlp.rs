@@ -76,6 +76,12 @@ impl MLP {
     /// `&[(16, Activation::Tanh), (16, Activation::Tanh), (1, Activation::Linear)]`.
     /// Weights are drawn in the same order as [`MLP::new`].
     ///
+    /// # Panics
+    ///
+    /// If an activation is a [`LeakyRelu`](Activation::LeakyRelu) whose slope is NaN or
+    /// infinite (see [`Neuron::new`](super::Neuron::new)); [`MLP::from_saved`] returns
+    /// an error instead.
+    ///
     /// ```
     /// use micrograd::prelude::*;
     /// use rand::{rngs::StdRng, SeedableRng};

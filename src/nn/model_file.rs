@@ -69,9 +69,9 @@ pub(super) fn write_model(
 /// kind without control characters (a line break would end its line); each
 /// hyper-parameter once, named without spaces or control characters and not `optimizer`,
 /// `steps` or `state` (the file's own lines), with a finite value; every parameter's
-/// state the same number of finite numbers, at least one; and no line longer than a
-/// reader takes.
-pub(super) fn check_state(state: &OptimizerState) -> Result<(), Error> {
+/// state the same number of finite numbers, at least one; a state for each of the
+/// model's `parameters` or for none; and no line longer than a reader takes.
+pub(super) fn check_state(state: &OptimizerState, parameters: usize) -> Result<(), Error> {
     let refuse = |what: String| {
         Err(Error::InvalidInput(format!(
             "cannot save the optimizer's state: {what}; change what its Optimizer::state \
@@ -121,6 +121,13 @@ pub(super) fn check_state(state: &OptimizerState) -> Result<(), Error> {
         }
         let what = format!("the line of the hyper-parameter {}", name(hyper));
         lines.push((what, format!("{hyper} {value:?}")));
+    }
+    if !state.slots.is_empty() && state.slots.len() != parameters {
+        return refuse(format!(
+            "it holds the state of {} parameters but the model has {parameters}; a model \
+             file holds one per parameter (or none)",
+            state.slots.len()
+        ));
     }
     let width = state.slots.first().map_or(0, Vec::len);
     for (i, slot) in state.slots.iter().enumerate() {
@@ -335,8 +342,21 @@ impl ModelReader {
                 return Err(self.error_at(self.line, 8 + width.len(), message));
             };
             let width = self.whole_number(width, 7, "the layer's width")?;
+            self.check_width(width, 7)?;
             layers.push((width, Some(activation)));
         }
+    }
+
+    /// `Ok` unless a layer's `width`, at `column` of the current line, is 0: a layer of
+    /// no neurons, which no model file has (the model would ignore its input, whose
+    /// width no parameter line would then bound).
+    fn check_width(&self, width: usize, column: usize) -> Result<(), Error> {
+        if width > 0 {
+            return Ok(());
+        }
+        let message = "a layer of width 0 has no neurons, and no model file has one: the \
+                       file is damaged; save the model again with MLP::save";
+        Err(self.error_at(self.line, column, message))
     }
 
     /// A version-1 first line after `micrograd-mlp `: the widths, `2 16 16 1`.
@@ -344,7 +364,11 @@ impl ModelReader {
         let mut numbers = Vec::new();
         let mut column = MAGIC.len() + 2;
         for word in widths.split(' ') {
-            numbers.push(self.whole_number(word, column, "a layer width")?);
+            let width = self.whole_number(word, column, "a layer width")?;
+            if !numbers.is_empty() {
+                self.check_width(width, column)?;
+            }
+            numbers.push(width);
             column += word.len() + 1;
         }
         let nin = numbers.remove(0);
@@ -373,9 +397,10 @@ impl ModelReader {
         Ok(values)
     }
 
-    /// The optimiser state after the parameters, if there is one; then only blank lines
-    /// may follow.
-    pub(super) fn optimizer(&mut self) -> Result<Option<OptimizerState>, Error> {
+    /// The optimiser state after the `parameters` parameters, if there is one; then only
+    /// blank lines may follow. A state for another number of parameters (but none) is
+    /// refused: the file is damaged.
+    pub(super) fn optimizer(&mut self, parameters: usize) -> Result<Option<OptimizerState>, Error> {
         let Some(first) = self.next_non_blank()? else {
             return Ok(None);
         };
@@ -407,9 +432,18 @@ impl ModelReader {
                 return Err(self.error_at(self.line, 1, message));
             };
             if name == "state" {
-                let (count, width) = value.split_once(' ').unwrap_or((value, ""));
-                let count: usize = self.whole_number(count, 7, "the number of parameters")?;
-                let column = 8 + count.to_string().len();
+                let (count_text, width) = value.split_once(' ').unwrap_or((value, ""));
+                // From the text, not the number: `state 009 2` has K at column 11.
+                let column = "state ".len() + count_text.len() + 2;
+                let count: usize = self.whole_number(count_text, 7, "the number of parameters")?;
+                // An optimiser that keeps nothing per parameter saves `state 0 0`.
+                if count != parameters && count != 0 {
+                    let message = format!(
+                        "`state` is for {count} parameters but the model has {parameters}: \
+                         the file is damaged; save the model again with MLP::save_with"
+                    );
+                    return Err(self.error_at(self.line, 7, message));
+                }
                 let width = self.whole_number(width, column, "the numbers per parameter")?;
                 if width > MAX_NUMBERS_PER_LINE {
                     let message = format!(
@@ -465,9 +499,9 @@ impl ModelReader {
     }
 
     /// Reads (and checks) an optimiser state if there is one, for a caller that only
-    /// wants the model.
-    pub(super) fn skip_optimizer(&mut self) -> Result<(), Error> {
-        self.optimizer().map(|_| ())
+    /// wants the model of `parameters` parameters.
+    pub(super) fn skip_optimizer(&mut self, parameters: usize) -> Result<(), Error> {
+        self.optimizer(parameters).map(|_| ())
     }
 
     /// The next line that is not blank, or `None` at the end of the file.

@@ -66,7 +66,22 @@ impl Neuron {
     /// A neuron with `nin` inputs: weights drawn one by one with
     /// [`uniform(rng, -1, 1)`](crate::random::uniform) (Python:
     /// `[Value(random.uniform(-1,1)) for _ in range(nin)]`), bias 0.
+    ///
+    /// # Panics
+    ///
+    /// If `activation` is a [`LeakyRelu`](Activation::LeakyRelu) whose slope is NaN or
+    /// infinite (a programming error, as `clamp(1.0, 0.0)` is: such a neuron's output
+    /// would be NaN for every negative input, and no model file could hold it). A slope
+    /// read from data can be checked with `f64::is_finite` first, or the model built
+    /// with [`MLP::from_saved`](super::MLP::from_saved), which returns an error.
     pub fn new<R: Rng + ?Sized>(nin: usize, activation: Activation, rng: &mut R) -> Neuron {
+        if let Activation::LeakyRelu(slope) = activation {
+            assert!(
+                slope.is_finite(),
+                "a neuron with the activation {activation}: the slope must be a finite \
+                 number, such as Activation::LeakyRelu(0.01)"
+            );
+        }
         let w: Vec<Value> = (0..nin)
             .map(|_| Value::new(uniform(rng, -1.0, 1.0)))
             .collect();

@@ -54,7 +54,8 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] if `saved` holds the wrong number of parameters for its
-    /// shape, or a parameter that is not finite.
+    /// shape, a parameter that is not finite, a layer of no neurons (width 0), or a
+    /// [`LeakyRelu`](Activation::LeakyRelu) whose slope is not finite.
     pub fn from_saved(saved: &SavedMlp) -> Result<MLP, Error> {
         let count = parameter_count(saved.nin, saved.layers.iter().map(|&(w, _)| w));
         if count != Some(saved.parameters.len()) {
@@ -67,6 +68,7 @@ impl MLP {
             )));
         }
         check_finite(&saved.parameters)?;
+        check_layers(&saved.layers)?;
         let model = MLP::with_activations(saved.nin, &saved.layers, &mut ZeroRng);
         for (p, &x) in model.parameters().iter().zip(&saved.parameters) {
             p.set_data(x);
@@ -78,7 +80,8 @@ impl MLP {
     /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-…`), which
     /// is flushed, synced to disk and then renamed over `path`. If anything fails, the
     /// old file is untouched and the temporary one removed. A file replaced keeps its
-    /// permissions (on Unix its mode, e.g. `0o600`; not its owner).
+    /// permissions (on Unix its mode, e.g. `0o600`; not its owner). If `path` is a
+    /// symbolic link, the file it points to is replaced so, and the link kept.
     ///
     /// The format (version 2) is plain text, one item per line:
     ///
@@ -119,8 +122,8 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::Write`] if the file cannot be written or renamed into place;
-    /// [`Error::InvalidInput`] if a parameter, or the slope of a
-    /// [`LeakyRelu`](Activation::LeakyRelu), is NaN or infinite (nothing is written).
+    /// [`Error::InvalidInput`] if a parameter is NaN or infinite, or if a layer has no
+    /// neurons (width 0), which a model file does not hold (nothing is written).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         self.save_model(path.as_ref(), None)
     }
@@ -139,7 +142,7 @@ impl MLP {
     /// ...
     /// ```
     ///
-    /// (Each hyper-parameter once; `state N K`: N parameters of K numbers each, one
+    /// (Each hyper-parameter once; `state N K`: N parameters (the model's) of K numbers each, one
     /// parameter per line; as no line of the file is longer than 4096 bytes, K is at
     /// most 2048.)
     ///
@@ -152,8 +155,9 @@ impl MLP {
     /// elsewhere must keep to this): a kind with a control character such as a line
     /// break; a hyper-parameter given twice, named `optimizer`, `steps` or `state`, or
     /// with a space or control character in its name; a number that is not finite; an
-    /// empty state for a parameter, or states of different lengths; a line longer than
-    /// 4095 bytes.
+    /// empty state for a parameter, or states of different lengths; states for another
+    /// number of parameters than the model has (none is fine); a line longer than 4095
+    /// bytes.
     pub fn save_with<O: Optimizer + ?Sized>(
         &self,
         path: impl AsRef<Path>,
@@ -161,7 +165,7 @@ impl MLP {
     ) -> Result<(), Error> {
         self.check_optimizer(optimizer.params())?;
         let state = optimizer.state();
-        check_state(&state)?;
+        check_state(&state, optimizer.params().len())?;
         self.save_model(path.as_ref(), Some(&state))
     }
 
@@ -173,8 +177,11 @@ impl MLP {
     ///
     /// [`Error::Io`] if the file cannot be read; [`Error::Parse`], naming the line and
     /// column, if it is not a model file (checked on its first line, before reading
-    /// more), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
-    /// or extra, if a `state` line gives more numbers per parameter than a line can hold
+    /// more), if a layer's width is 0 (so every input width is backed by parameter
+    /// lines), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
+    /// or extra, if a `state` line is for another number of parameters than the model
+    /// has (the state is checked even though it is skipped), or gives more numbers per
+    /// parameter than a line can hold
     /// (nothing is allocated from the numbers a file gives), if a line of the optimiser
     /// state (`steps`, or a hyper-parameter such as `lr`) is given twice, or if it is a
     /// version-1 file, which does not record the activations
@@ -195,7 +202,7 @@ impl MLP {
                 )
             })?;
         let parameters = file.parameters(&header)?;
-        file.skip_optimizer()?;
+        file.skip_optimizer(parameters.len())?;
         MLP::from_saved(&SavedMlp {
             nin: header.nin,
             layers,
@@ -217,7 +224,7 @@ impl MLP {
     pub fn load(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         let mut file = ModelReader::open(path.as_ref())?;
         let values = self.read_parameters(&mut file)?;
-        file.skip_optimizer()?;
+        file.skip_optimizer(values.len())?;
         self.set_parameters(&values);
         Ok(())
     }
@@ -240,7 +247,7 @@ impl MLP {
         self.check_optimizer(optimizer.params())?;
         let mut file = ModelReader::open(path.as_ref())?;
         let values = self.read_parameters(&mut file)?;
-        let Some(state) = file.optimizer()? else {
+        let Some(state) = file.optimizer(values.len())? else {
             let message = "the file holds no optimizer state; write it with MLP::save_with, \
                            or load the model alone with MLP::load";
             return Err(file.error_at(file.line + 1, 1, message));
@@ -269,7 +276,7 @@ impl MLP {
     /// Writes the file atomically (see [`save`](MLP::save)).
     fn save_model(&self, path: &Path, optimizer: Option<&OptimizerState>) -> Result<(), Error> {
         let saved = self.to_saved();
-        check_slopes(&saved.layers)?;
+        check_layers(&saved.layers)?;
         check_finite(&saved.parameters)?;
         write_atomically(path, |out| write_model(out, &saved, optimizer))
     }
@@ -348,15 +355,24 @@ fn check_finite(parameters: &[f64]) -> Result<(), Error> {
     }
 }
 
-/// `Ok` unless a LeakyReLU slope is NaN or infinite, which a model file cannot hold
-/// (it would write `LeakyReLU(NaN)` and refuse it on loading).
-fn check_slopes(layers: &[(usize, Activation)]) -> Result<(), Error> {
-    for (i, &(_, activation)) in layers.iter().enumerate() {
+/// `Ok` unless a layer has no neurons, which a model file cannot hold (its reader
+/// refuses a layer of width 0), or a LeakyReLU slope is NaN or infinite, which no model
+/// can have (see [`Neuron::new`](super::Neuron::new)) and a model file cannot hold (it
+/// would write `LeakyReLU(NaN)` and refuse it on loading).
+fn check_layers(layers: &[(usize, Activation)]) -> Result<(), Error> {
+    for (i, &(width, activation)) in layers.iter().enumerate() {
+        if width == 0 {
+            return Err(Error::InvalidInput(format!(
+                "layer {i} has no neurons (width 0); a model file holds layers of at least \
+                 one neuron (a layer of none makes the model ignore its input): build the \
+                 model without it"
+            )));
+        }
         if let Activation::LeakyRelu(slope) = activation {
             if !slope.is_finite() {
                 return Err(Error::InvalidInput(format!(
                     "layer {i} has the activation {activation}, whose slope is not finite; a \
-                     model file holds finite slopes only (build the model with one, e.g. \
+                     model's slopes are finite numbers (give it one, e.g. \
                      Activation::LeakyRelu(0.01))"
                 )));
             }

@@ -129,6 +129,12 @@ impl Adam {
     /// [`Optimizer::set_state`] for a state saved under the name `kind`.
     fn set_state_of(&mut self, state: &OptimizerState, kind: &str) -> Result<(), Error> {
         state.check_kind(kind)?;
+        let known: &[&str] = if kind == "AdamW" {
+            &["lr", "beta1", "beta2", "eps", "weight_decay"]
+        } else {
+            &["lr", "beta1", "beta2", "eps"]
+        };
+        state.check_names(known)?;
         let lr = non_negative("lr", state.hyper_parameter("lr")?)?;
         let beta1 = unit_interval("beta1", state.hyper_parameter("beta1")?)?;
         let beta2 = unit_interval("beta2", state.hyper_parameter("beta2")?)?;

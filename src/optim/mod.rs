@@ -202,8 +202,9 @@ pub trait Optimizer {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] if the state is another optimiser type's, is for another
-    /// number of parameters, or holds a number that is not finite or a missing
-    /// hyper-parameter; [`Error::HyperParameter`] if a hyper-parameter is out of range.
+    /// number of parameters, holds a number that is not finite, lacks a hyper-parameter,
+    /// or has one the optimiser does not know (a misspelt name; the message lists the
+    /// names it knows); [`Error::HyperParameter`] if a hyper-parameter is out of range.
     fn set_state(&mut self, state: &OptimizerState) -> Result<(), Error>;
 }
 

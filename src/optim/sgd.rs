@@ -171,6 +171,7 @@ impl Optimizer for Sgd {
 
     fn set_state(&mut self, state: &OptimizerState) -> Result<(), Error> {
         state.check_kind("Sgd")?;
+        state.check_names(&["lr", "momentum", "weight_decay"])?;
         let lr = non_negative("lr", state.hyper_parameter("lr")?)?;
         let momentum = unit_interval("momentum", state.hyper_parameter("momentum")?)?;
         let wd = non_negative("weight_decay", state.hyper_parameter("weight_decay")?)?;

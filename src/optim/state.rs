@@ -2,6 +2,7 @@
 //! that a training run can be saved and resumed exactly.
 
 use super::State;
+use crate::error::quote;
 use crate::Error;
 
 /// An optimiser's state as plain data: what [`Optimizer::state`](super::Optimizer::state)
@@ -67,6 +68,23 @@ impl OptimizerState {
              over the same parameters to resume",
             self.kind, self.kind
         )))
+    }
+
+    /// `Ok` unless the state has a hyper-parameter not in `known` (a misspelt name, or
+    /// one of another optimiser's), which setting the state would silently ignore.
+    pub(super) fn check_names(&self, known: &[&str]) -> Result<(), Error> {
+        let unknown = (self.hyper_parameters.iter()).find(|(n, _)| !known.contains(&n.as_str()));
+        match unknown {
+            None => Ok(()),
+            Some((name, _)) => Err(Error::InvalidInput(format!(
+                "the saved {} state has a hyper-parameter {} that this optimizer does not \
+                 know; it knows {}: correct the name, or save the state again with \
+                 Optimizer::state()",
+                self.kind,
+                quote(&name.escape_debug().to_string()),
+                known.join(", ")
+            ))),
+        }
     }
 
     /// The state of `count` parameters, each `K` finite numbers, as [`State`] expects.
