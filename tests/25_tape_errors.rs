@@ -199,3 +199,33 @@ fn backward_after_a_forward_that_panicked_is_an_error_until_a_forward_finishes()
     tape.backward().unwrap();
     assert_eq!(x.grad(), 6.0); // 2x + 2
 }
+
+// A custom op whose gradient closure panics: the panic reaches the caller, no leaf
+// `Value` is touched, and the tape's gradients are refused until a backward finishes.
+#[test]
+fn grad_of_after_a_backward_that_panicked_is_an_error_until_a_backward_finishes() {
+    let x = Value::new(1.0);
+    let slope = |p: &[f64], _: f64, d: &mut [f64]| match p[0] {
+        x if x > 5.0 => panic!("too steep"),
+        _ => d[0] = 2.0,
+    };
+    let c = Value::custom("twice", &[&x], |p| 2.0 * p[0], slope);
+    let mut tape = Tape::compile(&(&(&x * &x) + &c)).unwrap();
+    tape.backward().unwrap();
+    x.zero_grad();
+    x.set_data(10.0);
+    tape.forward().unwrap();
+    let backward = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tape.backward()));
+    assert!(backward.is_err());
+    let err = tape.grad_of(&x).unwrap_err();
+    assert!(
+        err.to_string().contains("run tape.backward() again"),
+        "{err}"
+    );
+    assert_eq!(tape.leaf_grads(), [0.0]); // as after a backward that failed
+    assert_eq!(x.grad(), 0.0);
+    x.set_data(2.0);
+    tape.forward().unwrap();
+    tape.backward().unwrap();
+    assert_eq!((tape.grad_of(&x).unwrap(), x.grad()), (6.0, 6.0)); // 2x + 2
+}

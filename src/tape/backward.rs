@@ -1,6 +1,8 @@
 //! The backward pass of a [`Tape`]: run the program's chain rule, then hand the
 //! leaves' gradients back to their `Value`s.
 
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
 use super::Tape;
 use crate::engine::{grad_marks, Value};
 use crate::error::Error;
@@ -42,6 +44,14 @@ impl Tape {
     /// [`accumulate`](Tape::accumulate) summed gradients that
     /// [`flush_grads`](Tape::flush_grads) has not handed over yet (this pass would
     /// overwrite them); the sums are kept.
+    ///
+    /// # Panics
+    ///
+    /// If the gradient closure of a [`Value::custom`](crate::Value::custom) op panics,
+    /// the panic goes on to the caller, and no leaf `Value`'s grad is touched. The
+    /// tape's own gradients were half computed: [`leaf_grads`](Tape::leaf_grads) gives 0
+    /// (as after a backward error) and [`grad_of`](Tape::grad_of) returns an error,
+    /// until a backward finishes (or [`accumulate`](Tape::accumulate) starts new sums).
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
@@ -95,15 +105,30 @@ impl Tape {
         let from_zero = self.buf.grad[..first].iter().all(|g| g.to_bits() == 0);
         // (Any number may have been there: the pass looks at every leaf's.)
         self.buf.grads_finite = false;
-        if let Err(err) = self.run_backward(true) {
+        // (A custom op's gradient closure may panic: then the leaves' entries are half
+        // written, so they are set to 0 and `grad_of` refuses until a backward finishes.)
+        self.backward_unfinished = true;
+        let ran = catch_unwind(AssertUnwindSafe(|| {
+            self.run_backward(true)?;
+            if negative_zero {
+                self.zeros_as_the_graph_adds_them();
+            }
+            Ok(())
+        }));
+        let ran = ran.unwrap_or_else(|panic| {
+            self.buf.grad[..first].fill(0.0);
+            self.buf.grads_finite = true;
+            self.alone_elsewhere = false;
+            self.alone.get_mut().clear();
+            resume_unwind(panic)
+        });
+        self.backward_unfinished = false;
+        if let Err(err) = ran {
             // The leaves' entries are 0 now, and so is this pass's `grad_of`.
             self.alone_elsewhere = false;
             self.alone_gone = false;
             self.alone.get_mut().clear();
             return Err(err);
-        }
-        if negative_zero {
-            self.zeros_as_the_graph_adds_them();
         }
         let mut frozen = self.program.frozen.iter().peekable();
         for (leaf, (&g, i)) in self.leaves.iter().zip(self.buf.grad.iter().zip(0u32..)) {

@@ -236,6 +236,7 @@ impl Tape {
             self.unflushed = true;
             self.alone_elsewhere = false;
             self.alone_gone = false;
+            self.backward_unfinished = false;
         }
         self.run_backward(false)?;
         Ok(value)

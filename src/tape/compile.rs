@@ -83,6 +83,7 @@ impl Tape {
             alone_gone: false,
             marks_seen,
             forward_unfinished: false,
+            backward_unfinished: false,
             unflushed: false,
             workers: Default::default(),
             plan: Default::default(),

@@ -60,6 +60,10 @@ pub struct Tape {
     /// panicked): the values are then partly of that run and partly of the one before,
     /// and [`backward`](Tape::backward) refuses them until a forward finishes.
     pub(super) forward_unfinished: bool,
+    /// Whether a backward pass started and did not return (a custom op's gradient
+    /// closure panicked): the leaves' entries of `grad` were set to 0, and
+    /// [`grad_of`](Tape::grad_of) refuses them until a backward finishes.
+    pub(super) backward_unfinished: bool,
     /// Whether the leaves' entries of `grad` are sums of [`Tape::accumulate`] runs not
     /// yet handed to the `Value`s (rather than the gradient of the last `backward`).
     pub(super) unflushed: bool,
@@ -126,8 +130,9 @@ impl Tape {
     /// [`Error::NotOnTape`] if `leaf` is not one of [`leaves`](Tape::leaves): a value of
     /// another graph, or an inner node (the tape keeps no handles to those).
     ///
-    /// [`Error::InvalidInput`] if the last backward started from leaf grads that were not
-    /// all 0 and the tape's values changed since (a [`forward`](Tape::forward),
+    /// [`Error::InvalidInput`] if the last backward did not finish (a custom op's
+    /// gradient closure panicked; run `backward` again), or if it started from leaf
+    /// grads that were not all 0 and the tape's values changed since (a [`forward`](Tape::forward),
     /// [`set_inputs`](Tape::set_inputs), a step) before any `grad_of` asked: that
     /// pass's own gradient was never computed, and its values are gone. Ask before the
     /// next forward, or run `backward` again.
@@ -148,10 +153,16 @@ impl Tape {
                 label: leaf.label(),
             });
         };
+        if self.backward_unfinished {
+            return Err(Error::InvalidInput(format!(
+                "tape.grad_of({}) after a tape.backward() that did not finish (a custom \
+                 op's gradient closure panicked): its gradient was never computed; run \
+                 tape.backward() again, on data the op accepts",
+                leaf_name(leaf)
+            )));
+        }
         if self.alone_gone {
-            let name = leaf
-                .label()
-                .map_or_else(|| "a leaf".to_owned(), |l| format!("the leaf {l:?}"));
+            let name = leaf_name(leaf);
             return Err(Error::InvalidInput(format!(
                 "tape.grad_of({name}) after the tape's values changed (forward, set_inputs, \
                  a step): the last backward started from leaf grads that were not all 0, so \
@@ -176,7 +187,8 @@ impl Tape {
     /// [`accumulate`](Tape::accumulate) or
     /// [`accumulate_batch`](Tape::accumulate_batch), the sums since the last
     /// [`flush_grads`](Tape::flush_grads); after [`backward`](Tape::backward), what it
-    /// set the leaves' grads to. For handing gradients on without going through the
+    /// set the leaves' grads to (0 after a backward that failed, or whose custom op's
+    /// gradient closure panicked: [`grad_of`](Tape::grad_of) then says so). For handing gradients on without going through the
     /// `Value`s (to another thread, or into [`Value::add_grad`] of other handles).
     ///
     /// ```
@@ -239,6 +251,12 @@ impl Tape {
     pub fn program(&self) -> &Program {
         &self.program
     }
+}
+
+/// How an error names a leaf: `the leaf "w"`, or `a leaf` if it has no label.
+fn leaf_name(leaf: &Value) -> String {
+    leaf.label()
+        .map_or_else(|| "a leaf".to_owned(), |l| format!("the leaf {l:?}"))
 }
 
 impl fmt::Debug for Tape {

@@ -350,6 +350,7 @@ impl Tape {
             self.unflushed = true;
             self.alone_elsewhere = false;
             self.alone_gone = false;
+            self.backward_unfinished = false;
         }
         let per_round = round * CHUNK;
         let mut finite = false;
