@@ -314,6 +314,44 @@ fn a_custom_op_that_panics_on_a_thread_panics_the_batch_on_any_threads() {
     }
 }
 
+// A panic in a batch (here a custom op's gradient closure, at sample 20) drops the
+// sums since the last flush, as an error does: a later flush hands over no part of a
+// batch. The tape then runs the next batch as usual.
+#[test]
+fn a_batch_that_panics_drops_the_sums_as_an_error_does() {
+    let (x, w) = (Value::new(1.0).no_grad(), Value::new(3.0));
+    let slope = |p: &[f64], _: f64, d: &mut [f64]| match p[0] {
+        x if x < 0.0 => panic!("negative input"),
+        _ => d[0] = 1.0,
+    };
+    let picky = Value::custom("picky", &[&x], |p| p[0], slope);
+    let mut tape = Tape::compile(&(&picky * &w)).unwrap();
+    let inputs = tape.inputs(&[x]).unwrap();
+    let mut data = vec![[1.0]; 32];
+    data[20] = [-1.0];
+    for threads in [1, 2] {
+        tape.accumulate_batch(&inputs, &[[1.0]], threads).unwrap();
+        let batch = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tape.accumulate_batch(&inputs, &data, threads)
+        }));
+        assert!(batch.is_err());
+        assert_eq!(tape.leaf_grads(), [0.0, 0.0], "{threads} threads");
+        tape.flush_grads();
+        assert_eq!(w.grad(), 0.0);
+        tape.accumulate_batch(&inputs, &[[2.0]], threads).unwrap();
+        tape.flush_grads();
+        assert_eq!(w.grad(), 2.0);
+        w.zero_grad();
+    }
+    // `accumulate`, one sample at a time: the same.
+    tape.accumulate().unwrap();
+    tape.set_inputs(&inputs, &[-2.0]).unwrap();
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tape.accumulate()));
+    assert!(run.is_err());
+    tape.flush_grads();
+    assert_eq!(w.grad(), 0.0);
+}
+
 // Two weights whose gradient sums overflow over the chunks (each chunk's sum is
 // finite): w2's after chunk 1, w1's after chunk 5, in other rounds on 1 and on 2
 // threads. The error names the same leaf on any threads; a later sample's own error

@@ -23,6 +23,7 @@
 //! [`compile_with_outputs`](Tape::compile_with_outputs), such as a network's scores.
 
 use std::collections::HashSet;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use super::Tape;
 use crate::engine::{data_writes, Value};
@@ -212,6 +213,15 @@ impl Tape {
     /// [`backward`](Tape::backward) report it. After a backward error the sums since the
     /// last flush are set to 0 (no leaf `Value` is touched).
     ///
+    /// # Panics
+    ///
+    /// If a closure of a [`Value::custom`](crate::Value::custom) op panics, the panic
+    /// goes on to the caller after the sums since the last flush are set to 0, as after
+    /// an error (the run may have added part of its gradient), so that a later
+    /// [`flush_grads`](Tape::flush_grads) hands over no part of a run. No leaf `Value` is
+    /// touched; a panic in the forward pass also makes [`backward`](Tape::backward) an
+    /// error until a forward finishes (see [`forward`](Tape::forward)).
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let (w, x) = (Value::new(3.0), Value::new(0.0));
@@ -227,6 +237,18 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn accumulate(&mut self) -> Result<f64, Error> {
+        // (A custom op's closure may panic half way through adding into the sums: they
+        // are dropped then, as after an error, before the panic goes on.)
+        catch_unwind(AssertUnwindSafe(|| self.accumulate_once())).unwrap_or_else(|panic| {
+            if self.unflushed {
+                self.drop_sums();
+            }
+            resume_unwind(panic)
+        })
+    }
+
+    /// [`accumulate`](Tape::accumulate), but for what it does when a closure panics.
+    fn accumulate_once(&mut self) -> Result<f64, Error> {
         let value = self.run_forward()?;
         if !self.unflushed {
             // The leaves' entries hold the last `backward`'s gradient: start the sums.

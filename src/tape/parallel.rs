@@ -29,6 +29,7 @@
 use super::{Inputs, Tape};
 use crate::error::{Error, Pass};
 use crate::program::{all_finite, disagreement, Buffers, Lanes, Program};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
 use crate::threads::{check_threads, share_with};
@@ -255,6 +256,14 @@ impl Tape {
     /// over the chunks overflowed); then the sums since the last flush are set to 0, as
     /// after an error of `accumulate`'s backward pass. No leaf `Value` is touched.
     ///
+    /// # Panics
+    ///
+    /// If a closure of a [`Value::custom`](crate::Value::custom) op panics (on any
+    /// thread), the panic goes on to the caller after the sums since the last flush are
+    /// set to 0, as after an error: some samples' gradients were added and others not,
+    /// and a later [`flush_grads`](Tape::flush_grads) must hand over no such part of a
+    /// batch. No leaf `Value` is touched.
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let (w, x) = (Value::new(3.0), Value::new(0.0));
@@ -354,13 +363,24 @@ impl Tape {
         }
         let per_round = round * CHUNK;
         let mut finite = false;
-        for (r, samples) in samples.chunks(per_round).enumerate() {
-            let start = r * per_round * width;
-            let results = &mut results[start..start + samples.len() * width];
-            let ran = self.run_round(inputs, samples, results, threads, (backward, fresh));
-            fresh = false;
-            finite = self.drop_sums_on_error(ran, backward)?;
-        }
+        // (A custom op's closure may panic in any round, after others added their sums:
+        // then the sums are dropped, as after an error, before the panic goes on.)
+        let rounds = catch_unwind(AssertUnwindSafe(|| {
+            for (r, samples) in samples.chunks(per_round).enumerate() {
+                let start = r * per_round * width;
+                let results = &mut results[start..start + samples.len() * width];
+                let ran = self.run_round(inputs, samples, results, threads, (backward, fresh));
+                fresh = false;
+                finite = self.drop_sums_on_error(ran, backward)?;
+            }
+            Ok(())
+        }));
+        rounds.unwrap_or_else(|panic| {
+            if backward {
+                self.drop_sums();
+            }
+            resume_unwind(panic)
+        })?;
         if fresh {
             // (No round: no samples.)
             self.buf.grad[..self.leaves.len()].fill(0.0);
@@ -379,9 +399,15 @@ impl Tape {
     /// `backward` batch (as `accumulate` does after an error).
     fn drop_sums_on_error<T>(&mut self, ran: Result<T, Error>, backward: bool) -> Result<T, Error> {
         if ran.is_err() && backward {
-            self.buf.grad[..self.leaves.len()].fill(0.0);
+            self.drop_sums();
         }
         ran
+    }
+
+    /// Sets the sums since the last flush to 0 (after an error, or a panic, of a run
+    /// that added into them).
+    pub(super) fn drop_sums(&mut self) {
+        self.buf.grad[..self.leaves.len()].fill(0.0);
     }
 
     /// One round of a batch: its chunks shared out among up to `threads` threads (each
