@@ -200,6 +200,28 @@ fn backward_after_a_forward_that_panicked_is_an_error_until_a_forward_finishes()
     assert_eq!(x.grad(), 6.0); // 2x + 2
 }
 
+// After a forward that panicked, the root and the outputs are of no one run: NaN (no
+// number) until a forward finishes, not the last run's numbers.
+#[test]
+fn value_and_outputs_after_a_forward_that_panicked_are_nan_until_a_forward_finishes() {
+    let x = Value::new(1.0);
+    let picky = |p: &[f64]| match p[0] {
+        x if x > 5.0 => panic!("too big"),
+        x => x,
+    };
+    let y = &x * 3.0;
+    let c = Value::custom("picky", &[&x], picky, |_, _, d| d[0] = 1.0);
+    let mut tape = Tape::compile_with_outputs(&(&y + &c), std::slice::from_ref(&y)).unwrap();
+    x.set_data(10.0);
+    let forward = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tape.forward()));
+    assert!(forward.is_err());
+    assert!(tape.value().is_nan());
+    assert!(tape.outputs().all(f64::is_nan));
+    x.set_data(2.0);
+    assert_eq!(tape.forward().unwrap(), 8.0);
+    assert_eq!((tape.value(), tape.outputs().next()), (8.0, Some(6.0)));
+}
+
 // A custom op whose gradient closure panics: the panic reaches the caller, no leaf
 // `Value` is touched, and the tape's gradients are refused until a backward finishes.
 #[test]

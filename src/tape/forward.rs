@@ -25,8 +25,8 @@ impl Tape {
     /// If the closure of a [`Value::custom`](crate::Value::custom) op panics, the panic
     /// goes on to the caller. The tape then holds values of two runs (the nodes before
     /// the op of this one, the others of the last), so [`backward`](Tape::backward)
-    /// returns an error until a forward finishes; run `forward` again on data the op
-    /// accepts.
+    /// returns an error, and [`value`](Tape::value) and [`outputs`](Tape::outputs) give
+    /// NaN, until a forward finishes; run `forward` again on data the op accepts.
     ///
     /// ```
     /// use micrograd::{tape::Tape, Error, Value};

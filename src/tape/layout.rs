@@ -78,6 +78,10 @@ impl Tape {
     /// The root's value from the last [`forward`](Tape::forward) (right after
     /// [`compile`](Tape::compile), the root's `data()` at that time).
     ///
+    /// NaN after a forward pass that did not finish (a custom op's closure panicked),
+    /// until one does: the tape then holds values of two runs, and the root's is of
+    /// neither.
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let x = Value::new(3.0);
@@ -90,12 +94,17 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn value(&self) -> f64 {
-        self.buf.data[self.program.root()]
+        match self.forward_unfinished {
+            true => f64::NAN,
+            false => self.buf.data[self.program.root()],
+        }
     }
 
     /// The values of the outputs named at
     /// [`compile_with_outputs`](Tape::compile_with_outputs), in that order, from the last
-    /// forward (or from the graph, before one).
+    /// forward (or from the graph, before one). All NaN after a forward pass that did
+    /// not finish (a custom op's closure panicked), until one does, as
+    /// [`value`](Tape::value).
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
@@ -106,10 +115,11 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn outputs(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
-        self.program
-            .outputs
-            .iter()
-            .map(|&k| self.buf.data[k as usize])
+        let unfinished = self.forward_unfinished;
+        self.program.outputs.iter().map(move |&k| match unfinished {
+            true => f64::NAN,
+            false => self.buf.data[k as usize],
+        })
     }
 
     /// d root / d `leaf` from the last [`backward`](Tape::backward) of this tape alone
