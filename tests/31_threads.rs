@@ -432,6 +432,48 @@ fn a_weight_gradient_that_overflows_in_a_batch_is_the_error_accumulate_gives() {
     }
 }
 
+// w.no_grad() for the hidden weights after compiling; then for x in batch:
+// model([x]).backward(): the weights get nothing, and a gradient that would overflow
+// on them is no error (the graph computes none there).
+#[test]
+fn layer_weights_marked_no_grad_after_compiling_get_nothing_in_a_batch() {
+    let grads = |tape: &Tape| tape.leaves().iter().map(Value::grad).collect::<Vec<_>>();
+    for (w2, x) in [(1.0, 1.0), (1e10, 1e300)] {
+        let data = vec![[x]; 16]; // each hidden weight's gradient: x * w2
+        let (mut by_chunk, inputs) = tiny_weights_tape(w2);
+        let hidden: Vec<bool> = by_chunk
+            .leaves()
+            .iter()
+            .map(|l| l.data() == 1e-20)
+            .collect();
+        let freeze = |tape: &Tape| {
+            for (leaf, _) in tape.leaves().iter().zip(&hidden).filter(|(_, &h)| h) {
+                let _ = leaf.clone().no_grad();
+            }
+        };
+        freeze(&by_chunk);
+        for chunk in data.chunks(CHUNK) {
+            for sample in chunk {
+                by_chunk.set_inputs(&inputs, sample).unwrap();
+                by_chunk.accumulate().unwrap();
+            }
+            by_chunk.flush_grads();
+        }
+        for threads in [1, 2] {
+            let (mut tape, inputs) = tiny_weights_tape(w2);
+            freeze(&tape);
+            tape.accumulate_batch(&inputs, &data, threads).unwrap();
+            let sums = tape.leaf_grads().iter().zip(&hidden);
+            assert!(
+                sums.filter(|(_, &h)| h).all(|(&g, _)| g == 0.0),
+                "{threads}"
+            );
+            tape.flush_grads();
+            assert_eq!(grads(&tape), grads(&by_chunk), "{threads} threads");
+        }
+    }
+}
+
 // x.data = 2; y.data = 3; then each batch's samples fill x, or y, and the other keeps
 // its data (the workers' buffers, kept from batch to batch, must not keep a sample's)
 #[test]

@@ -363,13 +363,16 @@ impl Program {
     /// Freezes the leaves `late` too (marked [`Value::no_grad`] after compiling): the
     /// backward pass still computes their gradients where it did (the runs and layers
     /// are planned), then sets their entries to 0 with the other frozen leaves that it
-    /// writes, and the runners hand them nothing.
-    pub(crate) fn freeze(&mut self, late: &[u32]) {
+    /// writes, and the runners hand them nothing. A layer whose weights a batch defers
+    /// (`defer.rs`) is deferred no more if one of them is in `late`: returns whether
+    /// one was (the runners' [`Lanes`](super::Lanes) must then be made again).
+    pub(crate) fn freeze(&mut self, late: &[u32]) -> bool {
         for list in [&mut self.frozen, &mut self.frozen_written] {
             list.extend_from_slice(late);
             list.sort_unstable();
             list.dedup();
         }
+        self.undefer(late)
     }
 
     /// Fills [`Program::run_grads`]: a run's half needs its gradients if one of its

@@ -194,8 +194,9 @@ impl Tape {
             .filter(|&(i, leaf)| !leaf.requires_grad() && frozen.binary_search(&i).is_err())
             .map(|(i, _)| i)
             .collect();
-        if !late.is_empty() {
-            self.program.freeze(&late);
+        // (The workers' records of the deferred layers are made again if one is no more.)
+        if !late.is_empty() && self.program.freeze(&late) {
+            self.workers = Default::default();
         }
     }
 
