@@ -123,6 +123,7 @@ impl Program {
             hidden: leaves.iter().map(|v| v.node().hidden).collect(),
             frozen: frozen(order, &leaves),
             frozen_written: Vec::new(),
+            frozen_late: Vec::new(),
             run_grads: Vec::new(),
             scratch: 0,
         };
@@ -367,7 +368,11 @@ impl Program {
     /// (`defer.rs`) is deferred no more if one of them is in `late`: returns whether
     /// one was (the runners' [`Lanes`](super::Lanes) must then be made again).
     pub(crate) fn freeze(&mut self, late: &[u32]) -> bool {
-        for list in [&mut self.frozen, &mut self.frozen_written] {
+        for list in [
+            &mut self.frozen,
+            &mut self.frozen_written,
+            &mut self.frozen_late,
+        ] {
             list.extend_from_slice(late);
             list.sort_unstable();
             list.dedup();

@@ -139,6 +139,10 @@ pub struct Program {
     /// their gradients): the pass sets their entries back to 0. MNIST's 784 pixels are
     /// frozen and not among them (only its `1 / batch size` is).
     pub(crate) frozen_written: Vec<u32>,
+    /// The frozen leaves that were marked after compiling, in order: the nodes computed
+    /// from them still need their gradients in the user's graph (they were built when
+    /// the leaf needed one), so the rebuilt graph marks them last (`graph.rs`).
+    pub(crate) frozen_late: Vec<u32>,
     /// For each entry of `runs`, which of its factors' gradients anyone needs: bit 1
     /// for the first factors (`x`), bit 2 for the second ones (`y`). A half whose nodes
     /// all need none (frozen leaves, such as inputs made with `no_grad`, and the
