@@ -70,6 +70,23 @@ fn a_leaf_holding_infinity_is_reported_as_the_leaf() {
     assert!(matches!(err, Error::NonFinite { op: "", label: Some(ref l), .. } if l == "x"));
 }
 
+// x.label = 'x' after compiling: the tape holds the leaf, and names it as the graph does
+// (an inner node's label is the one it had at compile time: the tape holds no handle).
+#[test]
+fn a_label_given_to_a_leaf_after_compiling_is_in_the_tapes_errors() {
+    let x = Value::new(1.0);
+    let mut tape = Tape::compile(&x.tanh()).unwrap();
+    let inputs = tape.inputs(std::slice::from_ref(&x)).unwrap();
+    let x = x.with_label("x");
+    let graph = Value::new(f64::INFINITY).with_label("x").tanh();
+    let graph = graph.try_backward().unwrap_err().to_string();
+    let batch = tape.accumulate_batch(&inputs, &[[f64::INFINITY]], 1);
+    assert_eq!(batch.unwrap_err().to_string(), graph);
+    x.set_data(f64::INFINITY);
+    assert_eq!(tape.forward().unwrap_err().to_string(), graph);
+    assert!(graph.contains("\"x\""), "{graph}");
+}
+
 #[test]
 fn an_infinite_gradient_names_the_op_whose_rule_made_it() {
     // d sqrt(x) / dx = 1 / (2 sqrt(x)) is infinite at 0, although sqrt(0) = 0 is not

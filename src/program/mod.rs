@@ -234,6 +234,19 @@ impl Program {
         self.steps.len()
     }
 
+    /// Makes the leaves' labels `labels` (leaf `i`'s is `labels[i]`), for error
+    /// messages: a runner that holds the leaves reads them again when they change.
+    pub(crate) fn relabel_leaves(&mut self, labels: impl Iterator<Item = Option<String>>) {
+        let leaves = self.leaves as u32;
+        let inner = self.labels.partition_point(|(k, _)| *k < leaves);
+        let mut relabelled: Vec<(u32, Box<str>)> = (0u32..)
+            .zip(labels)
+            .filter_map(|(k, label)| Some((k, label?.into_boxed_str())))
+            .collect();
+        relabelled.extend(self.labels.drain(inner..));
+        self.labels = relabelled;
+    }
+
     /// The label of node `k`, if it has one (for error messages).
     pub(crate) fn label_of(&self, k: usize) -> Option<String> {
         let i = self.labels.binary_search_by_key(&k, |(j, _)| *j as usize);

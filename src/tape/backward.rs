@@ -4,7 +4,7 @@
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use super::Tape;
-use crate::engine::{grad_marks, Value};
+use crate::engine::{grad_marks, label_writes, Value};
 use crate::error::Error;
 
 /// The bits of -0.0.
@@ -86,6 +86,7 @@ impl Tape {
         }
         // Values the last forward found not finite are refused before anything is
         // touched: the leaves' entries still hold the last pass (`grad_of`, `leaf_grads`).
+        self.notice_labels();
         if !self.buf.data_finite {
             return Err(self.program.value_error(&self.buf.data));
         }
@@ -200,6 +201,19 @@ impl Tape {
         }
     }
 
+    /// Reads the leaves' labels again if a shared value was labelled since the tape last
+    /// did (one compare with the thread's count, unless one was): the errors name a leaf
+    /// as the graph would, also by a label given after compiling.
+    pub(super) fn notice_labels(&mut self) {
+        let labels = label_writes();
+        if labels == self.labels_seen {
+            return;
+        }
+        self.labels_seen = labels;
+        self.program
+            .relabel_leaves(self.leaves.iter().map(Value::label));
+    }
+
     /// The gradient of the last [`backward`](Tape::backward) alone for leaf `i` (see
     /// [`grad_of`](Tape::grad_of)).
     pub(super) fn pass_alone(&self, i: usize) -> f64 {
@@ -225,6 +239,7 @@ impl Tape {
     /// earlier forward leaves them as they are.
     pub(super) fn run_backward(&mut self, from_grads: bool) -> Result<(), Error> {
         self.notice_no_grad();
+        self.notice_labels();
         let leaves = &self.leaves;
         let start = || from_grads.then(|| leaves.iter().map(Value::grad).collect());
         self.program.backward(&mut self.buf, start)

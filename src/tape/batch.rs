@@ -105,6 +105,7 @@ impl Tape {
     /// ([`check_not_held`](Tape::check_not_held)).
     pub(super) fn read_written_leaves(&mut self) -> Result<(), Error> {
         self.check_not_held()?;
+        self.notice_labels();
         if data_writes() != self.leaves_read_at {
             self.copy_leaves();
         }

@@ -17,7 +17,9 @@ impl Tape {
     /// [`Error::NonFinite`] (pass `Forward`) if any value comes out NaN or infinite
     /// (also one hidden inside a fused node, such as an overflowing sum under a `tanh`),
     /// naming the same op and label as [`Value::try_backward`](crate::Value::try_backward)
-    /// of the dynamic graph would (a leaf holding the value is reported with op `""`). The tape keeps the values computed, and a
+    /// of the dynamic graph would (a leaf holding the value is reported with op `""`,
+    /// and its label now, even one given after compiling; an inner node's label is the
+    /// one it had at compile time: the tape keeps no handle to it). The tape keeps the values computed, and a
     /// [`backward`](Tape::backward) returns the same error until a forward succeeds.
     ///
     /// # Panics

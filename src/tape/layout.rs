@@ -56,6 +56,9 @@ pub struct Tape {
     /// [`grad_marks`](crate::engine::grad_marks) when the tape last looked for leaves
     /// marked [`no_grad`](Value::no_grad) since it was compiled.
     pub(super) marks_seen: u64,
+    /// [`label_writes`](crate::engine::label_writes) when the tape last read its leaves'
+    /// labels into the program (for its errors).
+    pub(super) labels_seen: u64,
     /// Whether a forward pass started and did not return (a custom op's closure
     /// panicked): the values are then partly of that run and partly of the one before,
     /// and [`backward`](Tape::backward) refuses them until a forward finishes.
