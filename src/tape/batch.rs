@@ -22,7 +22,7 @@
 //! [`outputs`](Tape::outputs) reads values named at
 //! [`compile_with_outputs`](Tape::compile_with_outputs), such as a network's scores.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use super::Tape;
@@ -132,7 +132,8 @@ impl Tape {
     ///
     /// # Errors
     ///
-    /// [`Error::NotOnTape`] if one of `leaves` is not a leaf of this tape.
+    /// [`Error::NotOnTape`] if one of `leaves` is not a leaf of this tape;
+    /// [`Error::InvalidInput`] if one is listed twice (naming it and both places).
     ///
     /// ```
     /// use micrograd::{tape::Tape, Error, Value};
@@ -152,6 +153,20 @@ impl Tape {
                 }),
             })
             .collect::<Result<Vec<u32>, _>>()?;
+        // (Each sample's numbers fill the leaves in turn: one listed twice would keep the
+        // last of its two numbers.)
+        let mut first_at = HashMap::with_capacity(nodes.len());
+        for (at, &k) in nodes.iter().enumerate() {
+            if let Some(first) = first_at.insert(k, at) {
+                let name = leaves[at]
+                    .label()
+                    .map_or_else(|| "a leaf".to_owned(), |l| format!("the leaf {l:?}"));
+                return Err(Error::InvalidInput(format!(
+                    "tape.inputs(..): {name} is listed twice (at {first} and {at}); a \
+                     sample has one number per input leaf: list each leaf once"
+                )));
+            }
+        }
         let weights: HashSet<u32> = self.program.gather.iter().copied().collect();
         Ok(Inputs {
             feed_layers: nodes.iter().any(|k| weights.contains(k)),
