@@ -244,7 +244,8 @@ impl Tape {
     /// (see `docs/tape.md`, "Threads"). Without the
     /// `parallel` feature every chunk runs on the calling thread, with the same result.
     /// The tape's own [`value`](Tape::value) and [`outputs`](Tape::outputs) are not
-    /// changed.
+    /// changed. An empty batch changes nothing at all (no sums are started: a
+    /// [`backward`](Tape::backward) may follow without a flush).
     ///
     /// # Errors
     ///
@@ -337,6 +338,10 @@ impl Tape {
                 got: bad.as_ref().len(),
             });
         }
+        // (No samples: nothing to run and no sums to start, as a loop over no samples.)
+        if samples.is_empty() {
+            return Ok(Vec::new());
+        }
         self.read_written_leaves()?;
         if backward {
             self.notice_no_grad();
@@ -381,10 +386,6 @@ impl Tape {
             }
             resume_unwind(panic)
         })?;
-        if fresh {
-            // (No round: no samples.)
-            self.buf.grad[..self.leaves.len()].fill(0.0);
-        }
         // The sums over the chunks are looked at once, at the end: the rounds depend on
         // the threads, the final sums do not (nor which leaf's sum overflowed first).
         // (The last round's additions may have seen that they are all finite.)
