@@ -578,6 +578,20 @@ fn leaf_grads_are_the_sums_flush_grads_hands_to_the_leaves() {
     assert_eq!(leaves.iter().map(Value::grad).collect::<Vec<_>>(), sums);
 }
 
+// w*x backward, then a step with no batch summed: grad_of is still that backward's
+// gradient, as documented (the step handed over no sums, and reset none).
+#[test]
+fn grad_of_after_a_backward_then_flush_and_step_is_still_that_backwards() {
+    let (w, x) = (Value::new(3.0), Value::new(2.0));
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+    tape.backward().unwrap();
+    tape.flush_and_step(&mut opt, 1).unwrap();
+    assert_eq!(w.data(), 3.0); // opt.zero_grad(); tape.flush_grads(): a step of 0
+    assert_eq!(tape.grad_of(&w).unwrap(), 2.0);
+    assert_eq!(tape.leaf_grads(), [2.0, 3.0]);
+}
+
 /// The bits of a model's parameters and grads after five batches trained with Adam:
 /// `opt.zero_grad(); tape.flush_grads(); opt.step()` (`threads` = None), or
 /// `tape.flush_and_step(&mut opt, threads)`; then those of every leaf of the tape (the

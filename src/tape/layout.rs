@@ -130,7 +130,9 @@ impl Tape {
     /// `zero_grad`); 0 before the first backward, and after a backward that failed on a
     /// non-finite gradient (as [`leaf_grads`](Tape::leaf_grads)). After
     /// [`accumulate`](Tape::accumulate) it is the sum over the runs since the last
-    /// [`flush_grads`](Tape::flush_grads).
+    /// [`flush_grads`](Tape::flush_grads) (or [`flush_and_step`](Tape::flush_and_step),
+    /// which hands them over too; one after a `backward` and no batch hands over nothing
+    /// and leaves that backward's gradient here).
     ///
     /// When that backward started from leaf grads that were all 0 (after `zero_grad`,
     /// as in a training step), the tape holds its gradient and `grad_of` reads it at any
