@@ -70,6 +70,23 @@ fn a_leaf_holding_infinity_is_reported_as_the_leaf() {
     assert!(matches!(err, Error::NonFinite { op: "", label: Some(ref l), .. } if l == "x"));
 }
 
+// x.label = 'x' after compiling: the tape holds the leaf, and names it as the graph does
+// (an inner node's label is the one it had at compile time: the tape holds no handle).
+#[test]
+fn a_label_given_to_a_leaf_after_compiling_is_in_the_tapes_errors() {
+    let x = Value::new(1.0);
+    let mut tape = Tape::compile(&x.tanh()).unwrap();
+    let inputs = tape.inputs(std::slice::from_ref(&x)).unwrap();
+    let x = x.with_label("x");
+    let graph = Value::new(f64::INFINITY).with_label("x").tanh();
+    let graph = graph.try_backward().unwrap_err().to_string();
+    let batch = tape.accumulate_batch(&inputs, &[[f64::INFINITY]], 1);
+    assert_eq!(batch.unwrap_err().to_string(), graph);
+    x.set_data(f64::INFINITY);
+    assert_eq!(tape.forward().unwrap_err().to_string(), graph);
+    assert!(graph.contains("\"x\""), "{graph}");
+}
+
 #[test]
 fn an_infinite_gradient_names_the_op_whose_rule_made_it() {
     // d sqrt(x) / dx = 1 / (2 sqrt(x)) is infinite at 0, although sqrt(0) = 0 is not
@@ -198,4 +215,56 @@ fn backward_after_a_forward_that_panicked_is_an_error_until_a_forward_finishes()
     assert_eq!(tape.forward().unwrap(), 8.0);
     tape.backward().unwrap();
     assert_eq!(x.grad(), 6.0); // 2x + 2
+}
+
+// After a forward that panicked, the root and the outputs are of no one run: NaN (no
+// number) until a forward finishes, not the last run's numbers.
+#[test]
+fn value_and_outputs_after_a_forward_that_panicked_are_nan_until_a_forward_finishes() {
+    let x = Value::new(1.0);
+    let picky = |p: &[f64]| match p[0] {
+        x if x > 5.0 => panic!("too big"),
+        x => x,
+    };
+    let y = &x * 3.0;
+    let c = Value::custom("picky", &[&x], picky, |_, _, d| d[0] = 1.0);
+    let mut tape = Tape::compile_with_outputs(&(&y + &c), std::slice::from_ref(&y)).unwrap();
+    x.set_data(10.0);
+    let forward = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tape.forward()));
+    assert!(forward.is_err());
+    assert!(tape.value().is_nan());
+    assert!(tape.outputs().all(f64::is_nan));
+    x.set_data(2.0);
+    assert_eq!(tape.forward().unwrap(), 8.0);
+    assert_eq!((tape.value(), tape.outputs().next()), (8.0, Some(6.0)));
+}
+
+// A custom op whose gradient closure panics: the panic reaches the caller, no leaf
+// `Value` is touched, and the tape's gradients are refused until a backward finishes.
+#[test]
+fn grad_of_after_a_backward_that_panicked_is_an_error_until_a_backward_finishes() {
+    let x = Value::new(1.0);
+    let slope = |p: &[f64], _: f64, d: &mut [f64]| match p[0] {
+        x if x > 5.0 => panic!("too steep"),
+        _ => d[0] = 2.0,
+    };
+    let c = Value::custom("twice", &[&x], |p| 2.0 * p[0], slope);
+    let mut tape = Tape::compile(&(&(&x * &x) + &c)).unwrap();
+    tape.backward().unwrap();
+    x.zero_grad();
+    x.set_data(10.0);
+    tape.forward().unwrap();
+    let backward = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tape.backward()));
+    assert!(backward.is_err());
+    let err = tape.grad_of(&x).unwrap_err();
+    assert!(
+        err.to_string().contains("run tape.backward() again"),
+        "{err}"
+    );
+    assert_eq!(tape.leaf_grads(), [0.0]); // as after a backward that failed
+    assert_eq!(x.grad(), 0.0);
+    x.set_data(2.0);
+    tape.forward().unwrap();
+    tape.backward().unwrap();
+    assert_eq!((tape.grad_of(&x).unwrap(), x.grad()), (6.0, 6.0)); // 2x + 2
 }

@@ -114,6 +114,35 @@ fn a_sample_of_the_wrong_width_or_inputs_of_another_tape_are_refused() {
     ));
 }
 
+// for x in []: loss(x).backward()   -- nothing happens
+#[test]
+fn an_empty_batch_changes_nothing() {
+    let (w, x) = (Value::new(3.0), Value::new(2.0));
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    let input = tape.inputs(std::slice::from_ref(&x)).unwrap();
+    tape.backward().unwrap();
+    let none: &[[f64; 1]] = &[];
+    assert_eq!(tape.accumulate_batch(&input, none, 2).unwrap(), []);
+    assert_eq!(tape.grad_of(&w).unwrap(), 2.0); // still the last backward's
+    tape.backward().unwrap(); // no sums wait for a flush
+    assert_eq!(w.grad(), 4.0);
+}
+
+// A sample fills each input leaf with one number: a leaf listed twice would get the
+// last one silently.
+#[test]
+fn a_leaf_listed_twice_as_inputs_is_refused_by_name() {
+    let (w, x) = (Value::new(2.0), Value::new(0.0).with_label("x"));
+    let tape = Tape::compile(&(&w * &x)).unwrap();
+    let err = tape.inputs(&[x.clone(), w, x]).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)));
+    assert!(
+        err.to_string()
+            .contains("\"x\" is listed twice (at 0 and 2)"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_non_finite_gradient_drops_the_sums_and_touches_no_value() {
     let x = Value::new(4.0).with_label("x");

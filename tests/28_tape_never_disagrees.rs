@@ -97,6 +97,19 @@ fn an_overflow_under_a_saturating_activation_is_reported_as_the_graph_reports_it
     }
 }
 
+// x = Value(-700); y = x.exp(); root = (y * w) * 1e200; then x.requires_grad = False:
+// y still needs its gradient (it was built when x did), and w * 1e200 overflows there
+#[test]
+fn an_overflow_on_a_node_of_a_leaf_marked_no_grad_after_compiling_is_the_graphs_error() {
+    let (x, w) = (Value::new(-700.0), Value::new(1e200));
+    let root = (x.exp() * &w) * 1e200;
+    let mut tape = Tape::compile(&root).unwrap();
+    let _ = x.no_grad();
+    let tape_err = tape.backward().unwrap_err();
+    let graph_err = root.try_backward().unwrap_err();
+    assert_eq!(tape_err.to_string(), graph_err.to_string());
+}
+
 // s = (0.5 + w*x); s.label = 's'   -- the product overflowed, not the sum
 #[test]
 fn an_overflow_in_a_product_inside_a_labelled_sum_names_the_product() {

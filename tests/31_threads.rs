@@ -314,6 +314,44 @@ fn a_custom_op_that_panics_on_a_thread_panics_the_batch_on_any_threads() {
     }
 }
 
+// A panic in a batch (here a custom op's gradient closure, at sample 20) drops the
+// sums since the last flush, as an error does: a later flush hands over no part of a
+// batch. The tape then runs the next batch as usual.
+#[test]
+fn a_batch_that_panics_drops_the_sums_as_an_error_does() {
+    let (x, w) = (Value::new(1.0).no_grad(), Value::new(3.0));
+    let slope = |p: &[f64], _: f64, d: &mut [f64]| match p[0] {
+        x if x < 0.0 => panic!("negative input"),
+        _ => d[0] = 1.0,
+    };
+    let picky = Value::custom("picky", &[&x], |p| p[0], slope);
+    let mut tape = Tape::compile(&(&picky * &w)).unwrap();
+    let inputs = tape.inputs(&[x]).unwrap();
+    let mut data = vec![[1.0]; 32];
+    data[20] = [-1.0];
+    for threads in [1, 2] {
+        tape.accumulate_batch(&inputs, &[[1.0]], threads).unwrap();
+        let batch = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            tape.accumulate_batch(&inputs, &data, threads)
+        }));
+        assert!(batch.is_err());
+        assert_eq!(tape.leaf_grads(), [0.0, 0.0], "{threads} threads");
+        tape.flush_grads();
+        assert_eq!(w.grad(), 0.0);
+        tape.accumulate_batch(&inputs, &[[2.0]], threads).unwrap();
+        tape.flush_grads();
+        assert_eq!(w.grad(), 2.0);
+        w.zero_grad();
+    }
+    // `accumulate`, one sample at a time: the same.
+    tape.accumulate().unwrap();
+    tape.set_inputs(&inputs, &[-2.0]).unwrap();
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| tape.accumulate()));
+    assert!(run.is_err());
+    tape.flush_grads();
+    assert_eq!(w.grad(), 0.0);
+}
+
 // Two weights whose gradient sums overflow over the chunks (each chunk's sum is
 // finite): w2's after chunk 1, w1's after chunk 5, in other rounds on 1 and on 2
 // threads. The error names the same leaf on any threads; a later sample's own error
@@ -390,6 +428,48 @@ fn a_weight_gradient_that_overflows_in_a_batch_is_the_error_accumulate_gives() {
             let err = tape.accumulate_batch(&inputs, &data, threads).unwrap_err();
             assert_eq!(format!("{err:?}"), expected, "{threads} threads");
             assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
+        }
+    }
+}
+
+// w.no_grad() for the hidden weights after compiling; then for x in batch:
+// model([x]).backward(): the weights get nothing, and a gradient that would overflow
+// on them is no error (the graph computes none there).
+#[test]
+fn layer_weights_marked_no_grad_after_compiling_get_nothing_in_a_batch() {
+    let grads = |tape: &Tape| tape.leaves().iter().map(Value::grad).collect::<Vec<_>>();
+    for (w2, x) in [(1.0, 1.0), (1e10, 1e300)] {
+        let data = vec![[x]; 16]; // each hidden weight's gradient: x * w2
+        let (mut by_chunk, inputs) = tiny_weights_tape(w2);
+        let hidden: Vec<bool> = by_chunk
+            .leaves()
+            .iter()
+            .map(|l| l.data() == 1e-20)
+            .collect();
+        let freeze = |tape: &Tape| {
+            for (leaf, _) in tape.leaves().iter().zip(&hidden).filter(|(_, &h)| h) {
+                let _ = leaf.clone().no_grad();
+            }
+        };
+        freeze(&by_chunk);
+        for chunk in data.chunks(CHUNK) {
+            for sample in chunk {
+                by_chunk.set_inputs(&inputs, sample).unwrap();
+                by_chunk.accumulate().unwrap();
+            }
+            by_chunk.flush_grads();
+        }
+        for threads in [1, 2] {
+            let (mut tape, inputs) = tiny_weights_tape(w2);
+            freeze(&tape);
+            tape.accumulate_batch(&inputs, &data, threads).unwrap();
+            let sums = tape.leaf_grads().iter().zip(&hidden);
+            assert!(
+                sums.filter(|(_, &h)| h).all(|(&g, _)| g == 0.0),
+                "{threads}"
+            );
+            tape.flush_grads();
+            assert_eq!(grads(&tape), grads(&by_chunk), "{threads} threads");
         }
     }
 }
@@ -496,6 +576,20 @@ fn leaf_grads_are_the_sums_flush_grads_hands_to_the_leaves() {
     leaves.iter().for_each(Value::zero_grad);
     tape.flush_grads();
     assert_eq!(leaves.iter().map(Value::grad).collect::<Vec<_>>(), sums);
+}
+
+// w*x backward, then a step with no batch summed: grad_of is still that backward's
+// gradient, as documented (the step handed over no sums, and reset none).
+#[test]
+fn grad_of_after_a_backward_then_flush_and_step_is_still_that_backwards() {
+    let (w, x) = (Value::new(3.0), Value::new(2.0));
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+    tape.backward().unwrap();
+    tape.flush_and_step(&mut opt, 1).unwrap();
+    assert_eq!(w.data(), 3.0); // opt.zero_grad(); tape.flush_grads(): a step of 0
+    assert_eq!(tape.grad_of(&w).unwrap(), 2.0);
+    assert_eq!(tape.leaf_grads(), [2.0, 3.0]);
 }
 
 /// The bits of a model's parameters and grads after five batches trained with Adam:

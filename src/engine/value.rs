@@ -32,6 +32,16 @@ thread_local! {
     /// marked [`no_grad`](Value::no_grad): a tape that keeps which parameters need a
     /// gradient (`Tape::flush_and_step`) looks again when it changes.
     static GRAD_MARKS: Cell<u64> = const { Cell::new(0) };
+    /// How many values held elsewhere (by a tape, say) this thread has labelled: a tape,
+    /// which names its leaves in its errors, reads their labels again when it changes.
+    static LABEL_WRITES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// The number of [`Value::with_label`] calls on shared values on this thread so far
+/// (see `LABEL_WRITES`).
+#[inline]
+pub(crate) fn label_writes() -> u64 {
+    LABEL_WRITES.with(Cell::get)
 }
 
 /// The number of [`Value::no_grad`] calls on this thread so far (see `GRAD_MARKS`).
@@ -566,6 +576,10 @@ impl Value {
             .extra
             .get_or_insert_with(Default::default)
             .label = Some(label.into());
+        // (A new value, `Value::new(x).with_label(..)`, is on no tape yet.)
+        if Rc::strong_count(&self.0) > 1 {
+            LABEL_WRITES.with(|n| n.set(n.get().wrapping_add(1)));
+        }
         self
     }
 

@@ -47,13 +47,24 @@ impl Program {
         // only then is the graph rebuilt, for the dynamic graph to name the culprit.
         let first = self.leaves;
         buf.grads_finite = all_finite(&buf.grad[..first]);
-        if !buf.grads_finite {
+        if !buf.grads_finite || (!wrote_finite && !self.frozen_late.is_empty()) {
             // A constant the engine made for an `f64` operand is read by no one: a
             // non-finite gradient there alone is no error (as for `Value::try_backward`).
             let visible = |&i: &usize| !self.hidden[i];
             let bad = (0..first).filter(|&i| !buf.grad[i].is_finite());
             let Some(leaf) = bad.into_iter().find(visible) else {
-                return Ok(());
+                // Nor on a frozen leaf, whose entry the sweep set back to 0; but one
+                // marked after compiling may have got it from a node that still needs
+                // its gradient in the user's graph: the graph decides.
+                if wrote_finite || self.frozen_late.is_empty() {
+                    return Ok(());
+                }
+                let Some(err) = self.graph_error(&buf.data, start().as_deref()) else {
+                    return Ok(());
+                };
+                buf.grad[..first].fill(0.0);
+                buf.grads_finite = true;
+                return Err(err);
             };
             let (leaf, sum) = (Some(leaf), buf.grad[leaf]);
             buf.grad[..first].fill(0.0);

@@ -123,6 +123,7 @@ impl Program {
             hidden: leaves.iter().map(|v| v.node().hidden).collect(),
             frozen: frozen(order, &leaves),
             frozen_written: Vec::new(),
+            frozen_late: Vec::new(),
             run_grads: Vec::new(),
             scratch: 0,
         };
@@ -363,13 +364,20 @@ impl Program {
     /// Freezes the leaves `late` too (marked [`Value::no_grad`] after compiling): the
     /// backward pass still computes their gradients where it did (the runs and layers
     /// are planned), then sets their entries to 0 with the other frozen leaves that it
-    /// writes, and the runners hand them nothing.
-    pub(crate) fn freeze(&mut self, late: &[u32]) {
-        for list in [&mut self.frozen, &mut self.frozen_written] {
+    /// writes, and the runners hand them nothing. A layer whose weights a batch defers
+    /// (`defer.rs`) is deferred no more if one of them is in `late`: returns whether
+    /// one was (the runners' [`Lanes`](super::Lanes) must then be made again).
+    pub(crate) fn freeze(&mut self, late: &[u32]) -> bool {
+        for list in [
+            &mut self.frozen,
+            &mut self.frozen_written,
+            &mut self.frozen_late,
+        ] {
             list.extend_from_slice(late);
             list.sort_unstable();
             list.dedup();
         }
+        self.undefer(late)
     }
 
     /// Fills [`Program::run_grads`]: a run's half needs its gradients if one of its

@@ -170,6 +170,23 @@ impl Program {
         self.layers = layers;
     }
 
+    /// Defers no more the layers one of whose weights is among `late` (leaves frozen
+    /// after compiling): their chunk sums would add into those leaves, which get
+    /// nothing. Returns whether any layer was deferred before.
+    pub(super) fn undefer(&mut self, late: &[u32]) -> bool {
+        let mut layers = std::mem::take(&mut self.layers);
+        let mut changed = false;
+        for layer in layers.iter_mut().filter(|l| l.deferred) {
+            let mut weights = layer.nodes().flat_map(|k| self.weights(k).xs());
+            if weights.any(|i| late.binary_search(&(i as u32)).is_ok()) {
+                layer.deferred = false;
+                changed = true;
+            }
+        }
+        self.layers = layers;
+        changed
+    }
+
     /// The deferred weight gradients of the `samples` recorded in `lanes` (the samples
     /// of a chunk, whose numbers fill the leaves last given to [`Lanes::feed`]): for each weight, its chunk sum from 0, sample after sample `+ y * z`
     /// where its neuron's gradient `z` is not 0 (as each sample's backward pass would

@@ -48,8 +48,10 @@ impl Program {
                         false => Value::new(data[k]),
                     };
                     leaf.add_grad(leaf_grads.map_or(0.0, |g| g[k]));
-                    // (A leaf of the user's that gets no gradient needs none.)
-                    match self.hidden[k] || self.frozen.binary_search(&(k as u32)).is_err() {
+                    // (A leaf of the user's that gets no gradient needs none; one marked
+                    // after compiling is marked after the nodes built on it, below.)
+                    let frozen = |list: &[u32]| list.binary_search(&(k as u32)).is_ok();
+                    match self.hidden[k] || !frozen(&self.frozen) || frozen(&self.frozen_late) {
                         true => leaf,
                         false => leaf.no_grad(),
                     }
@@ -88,6 +90,11 @@ impl Program {
                 None => node,
             };
             nodes.push(node);
+        }
+        // As in the user's graph, the nodes built on a leaf marked `no_grad` after
+        // compiling still need their gradients. (Marked in place: no tape need look.)
+        for &k in &self.frozen_late {
+            nodes[k as usize].0.borrow_mut().requires_grad = false;
         }
         nodes
     }

@@ -139,6 +139,10 @@ pub struct Program {
     /// their gradients): the pass sets their entries back to 0. MNIST's 784 pixels are
     /// frozen and not among them (only its `1 / batch size` is).
     pub(crate) frozen_written: Vec<u32>,
+    /// The frozen leaves that were marked after compiling, in order: the nodes computed
+    /// from them still need their gradients in the user's graph (they were built when
+    /// the leaf needed one), so the rebuilt graph marks them last (`graph.rs`).
+    pub(crate) frozen_late: Vec<u32>,
     /// For each entry of `runs`, which of its factors' gradients anyone needs: bit 1
     /// for the first factors (`x`), bit 2 for the second ones (`y`). A half whose nodes
     /// all need none (frozen leaves, such as inputs made with `no_grad`, and the
@@ -228,6 +232,19 @@ impl Program {
     /// The index of the constant 1.0 that unfused `sum` terms are multiplied by.
     pub(crate) fn one(&self) -> usize {
         self.steps.len()
+    }
+
+    /// Makes the leaves' labels `labels` (leaf `i`'s is `labels[i]`), for error
+    /// messages: a runner that holds the leaves reads them again when they change.
+    pub(crate) fn relabel_leaves(&mut self, labels: impl Iterator<Item = Option<String>>) {
+        let leaves = self.leaves as u32;
+        let inner = self.labels.partition_point(|(k, _)| *k < leaves);
+        let mut relabelled: Vec<(u32, Box<str>)> = (0u32..)
+            .zip(labels)
+            .filter_map(|(k, label)| Some((k, label?.into_boxed_str())))
+            .collect();
+        relabelled.extend(self.labels.drain(inner..));
+        self.labels = relabelled;
     }
 
     /// The label of node `k`, if it has one (for error messages).

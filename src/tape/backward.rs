@@ -1,8 +1,10 @@
 //! The backward pass of a [`Tape`]: run the program's chain rule, then hand the
 //! leaves' gradients back to their `Value`s.
 
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
 use super::Tape;
-use crate::engine::{grad_marks, Value};
+use crate::engine::{grad_marks, label_writes, Value};
 use crate::error::Error;
 
 /// The bits of -0.0.
@@ -43,6 +45,14 @@ impl Tape {
     /// [`flush_grads`](Tape::flush_grads) has not handed over yet (this pass would
     /// overwrite them); the sums are kept.
     ///
+    /// # Panics
+    ///
+    /// If the gradient closure of a [`Value::custom`](crate::Value::custom) op panics,
+    /// the panic goes on to the caller, and no leaf `Value`'s grad is touched. The
+    /// tape's own gradients were half computed: [`leaf_grads`](Tape::leaf_grads) gives 0
+    /// (as after a backward error) and [`grad_of`](Tape::grad_of) returns an error,
+    /// until a backward finishes (or [`accumulate`](Tape::accumulate) starts new sums).
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let w = Value::new(0.5);
@@ -76,6 +86,7 @@ impl Tape {
         }
         // Values the last forward found not finite are refused before anything is
         // touched: the leaves' entries still hold the last pass (`grad_of`, `leaf_grads`).
+        self.notice_labels();
         if !self.buf.data_finite {
             return Err(self.program.value_error(&self.buf.data));
         }
@@ -95,15 +106,30 @@ impl Tape {
         let from_zero = self.buf.grad[..first].iter().all(|g| g.to_bits() == 0);
         // (Any number may have been there: the pass looks at every leaf's.)
         self.buf.grads_finite = false;
-        if let Err(err) = self.run_backward(true) {
+        // (A custom op's gradient closure may panic: then the leaves' entries are half
+        // written, so they are set to 0 and `grad_of` refuses until a backward finishes.)
+        self.backward_unfinished = true;
+        let ran = catch_unwind(AssertUnwindSafe(|| {
+            self.run_backward(true)?;
+            if negative_zero {
+                self.zeros_as_the_graph_adds_them();
+            }
+            Ok(())
+        }));
+        let ran = ran.unwrap_or_else(|panic| {
+            self.buf.grad[..first].fill(0.0);
+            self.buf.grads_finite = true;
+            self.alone_elsewhere = false;
+            self.alone.get_mut().clear();
+            resume_unwind(panic)
+        });
+        self.backward_unfinished = false;
+        if let Err(err) = ran {
             // The leaves' entries are 0 now, and so is this pass's `grad_of`.
             self.alone_elsewhere = false;
             self.alone_gone = false;
             self.alone.get_mut().clear();
             return Err(err);
-        }
-        if negative_zero {
-            self.zeros_as_the_graph_adds_them();
         }
         let mut frozen = self.program.frozen.iter().peekable();
         for (leaf, (&g, i)) in self.leaves.iter().zip(self.buf.grad.iter().zip(0u32..)) {
@@ -169,9 +195,23 @@ impl Tape {
             .filter(|&(i, leaf)| !leaf.requires_grad() && frozen.binary_search(&i).is_err())
             .map(|(i, _)| i)
             .collect();
-        if !late.is_empty() {
-            self.program.freeze(&late);
+        // (The workers' records of the deferred layers are made again if one is no more.)
+        if !late.is_empty() && self.program.freeze(&late) {
+            self.workers = Default::default();
         }
+    }
+
+    /// Reads the leaves' labels again if a shared value was labelled since the tape last
+    /// did (one compare with the thread's count, unless one was): the errors name a leaf
+    /// as the graph would, also by a label given after compiling.
+    pub(super) fn notice_labels(&mut self) {
+        let labels = label_writes();
+        if labels == self.labels_seen {
+            return;
+        }
+        self.labels_seen = labels;
+        self.program
+            .relabel_leaves(self.leaves.iter().map(Value::label));
     }
 
     /// The gradient of the last [`backward`](Tape::backward) alone for leaf `i` (see
@@ -199,6 +239,7 @@ impl Tape {
     /// earlier forward leaves them as they are.
     pub(super) fn run_backward(&mut self, from_grads: bool) -> Result<(), Error> {
         self.notice_no_grad();
+        self.notice_labels();
         let leaves = &self.leaves;
         let start = || from_grads.then(|| leaves.iter().map(Value::grad).collect());
         self.program.backward(&mut self.buf, start)

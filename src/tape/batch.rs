@@ -22,7 +22,8 @@
 //! [`outputs`](Tape::outputs) reads values named at
 //! [`compile_with_outputs`](Tape::compile_with_outputs), such as a network's scores.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use super::Tape;
 use crate::engine::{data_writes, Value};
@@ -104,6 +105,7 @@ impl Tape {
     /// ([`check_not_held`](Tape::check_not_held)).
     pub(super) fn read_written_leaves(&mut self) -> Result<(), Error> {
         self.check_not_held()?;
+        self.notice_labels();
         if data_writes() != self.leaves_read_at {
             self.copy_leaves();
         }
@@ -130,7 +132,8 @@ impl Tape {
     ///
     /// # Errors
     ///
-    /// [`Error::NotOnTape`] if one of `leaves` is not a leaf of this tape.
+    /// [`Error::NotOnTape`] if one of `leaves` is not a leaf of this tape;
+    /// [`Error::InvalidInput`] if one is listed twice (naming it and both places).
     ///
     /// ```
     /// use micrograd::{tape::Tape, Error, Value};
@@ -150,6 +153,20 @@ impl Tape {
                 }),
             })
             .collect::<Result<Vec<u32>, _>>()?;
+        // (Each sample's numbers fill the leaves in turn: one listed twice would keep the
+        // last of its two numbers.)
+        let mut first_at = HashMap::with_capacity(nodes.len());
+        for (at, &k) in nodes.iter().enumerate() {
+            if let Some(first) = first_at.insert(k, at) {
+                let name = leaves[at]
+                    .label()
+                    .map_or_else(|| "a leaf".to_owned(), |l| format!("the leaf {l:?}"));
+                return Err(Error::InvalidInput(format!(
+                    "tape.inputs(..): {name} is listed twice (at {first} and {at}); a \
+                     sample has one number per input leaf: list each leaf once"
+                )));
+            }
+        }
         let weights: HashSet<u32> = self.program.gather.iter().copied().collect();
         Ok(Inputs {
             feed_layers: nodes.iter().any(|k| weights.contains(k)),
@@ -212,6 +229,15 @@ impl Tape {
     /// [`backward`](Tape::backward) report it. After a backward error the sums since the
     /// last flush are set to 0 (no leaf `Value` is touched).
     ///
+    /// # Panics
+    ///
+    /// If a closure of a [`Value::custom`](crate::Value::custom) op panics, the panic
+    /// goes on to the caller after the sums since the last flush are set to 0, as after
+    /// an error (the run may have added part of its gradient), so that a later
+    /// [`flush_grads`](Tape::flush_grads) hands over no part of a run. No leaf `Value` is
+    /// touched; a panic in the forward pass also makes [`backward`](Tape::backward) an
+    /// error until a forward finishes (see [`forward`](Tape::forward)).
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let (w, x) = (Value::new(3.0), Value::new(0.0));
@@ -227,6 +253,18 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn accumulate(&mut self) -> Result<f64, Error> {
+        // (A custom op's closure may panic half way through adding into the sums: they
+        // are dropped then, as after an error, before the panic goes on.)
+        catch_unwind(AssertUnwindSafe(|| self.accumulate_once())).unwrap_or_else(|panic| {
+            if self.unflushed {
+                self.drop_sums();
+            }
+            resume_unwind(panic)
+        })
+    }
+
+    /// [`accumulate`](Tape::accumulate), but for what it does when a closure panics.
+    fn accumulate_once(&mut self) -> Result<f64, Error> {
         let value = self.run_forward()?;
         if !self.unflushed {
             // The leaves' entries hold the last `backward`'s gradient: start the sums.
@@ -236,6 +274,7 @@ impl Tape {
             self.unflushed = true;
             self.alone_elsewhere = false;
             self.alone_gone = false;
+            self.backward_unfinished = false;
         }
         self.run_backward(false)?;
         Ok(value)

@@ -59,6 +59,7 @@ impl Tape {
     /// ```
     pub fn compile_with_outputs(root: &Value, outputs: &[Value]) -> Result<Tape, Error> {
         let marks_seen = crate::engine::grad_marks();
+        let labels_seen = crate::engine::label_writes();
         let Compiled {
             program,
             leaves,
@@ -82,7 +83,9 @@ impl Tape {
             alone: Default::default(),
             alone_gone: false,
             marks_seen,
+            labels_seen,
             forward_unfinished: false,
+            backward_unfinished: false,
             unflushed: false,
             workers: Default::default(),
             plan: Default::default(),

@@ -17,7 +17,9 @@ impl Tape {
     /// [`Error::NonFinite`] (pass `Forward`) if any value comes out NaN or infinite
     /// (also one hidden inside a fused node, such as an overflowing sum under a `tanh`),
     /// naming the same op and label as [`Value::try_backward`](crate::Value::try_backward)
-    /// of the dynamic graph would (a leaf holding the value is reported with op `""`). The tape keeps the values computed, and a
+    /// of the dynamic graph would (a leaf holding the value is reported with op `""`,
+    /// and its label now, even one given after compiling; an inner node's label is the
+    /// one it had at compile time: the tape keeps no handle to it). The tape keeps the values computed, and a
     /// [`backward`](Tape::backward) returns the same error until a forward succeeds.
     ///
     /// # Panics
@@ -25,8 +27,8 @@ impl Tape {
     /// If the closure of a [`Value::custom`](crate::Value::custom) op panics, the panic
     /// goes on to the caller. The tape then holds values of two runs (the nodes before
     /// the op of this one, the others of the last), so [`backward`](Tape::backward)
-    /// returns an error until a forward finishes; run `forward` again on data the op
-    /// accepts.
+    /// returns an error, and [`value`](Tape::value) and [`outputs`](Tape::outputs) give
+    /// NaN, until a forward finishes; run `forward` again on data the op accepts.
     ///
     /// ```
     /// use micrograd::{tape::Tape, Error, Value};

@@ -56,10 +56,17 @@ pub struct Tape {
     /// [`grad_marks`](crate::engine::grad_marks) when the tape last looked for leaves
     /// marked [`no_grad`](Value::no_grad) since it was compiled.
     pub(super) marks_seen: u64,
+    /// [`label_writes`](crate::engine::label_writes) when the tape last read its leaves'
+    /// labels into the program (for its errors).
+    pub(super) labels_seen: u64,
     /// Whether a forward pass started and did not return (a custom op's closure
     /// panicked): the values are then partly of that run and partly of the one before,
     /// and [`backward`](Tape::backward) refuses them until a forward finishes.
     pub(super) forward_unfinished: bool,
+    /// Whether a backward pass started and did not return (a custom op's gradient
+    /// closure panicked): the leaves' entries of `grad` were set to 0, and
+    /// [`grad_of`](Tape::grad_of) refuses them until a backward finishes.
+    pub(super) backward_unfinished: bool,
     /// Whether the leaves' entries of `grad` are sums of [`Tape::accumulate`] runs not
     /// yet handed to the `Value`s (rather than the gradient of the last `backward`).
     pub(super) unflushed: bool,
@@ -74,6 +81,10 @@ impl Tape {
     /// The root's value from the last [`forward`](Tape::forward) (right after
     /// [`compile`](Tape::compile), the root's `data()` at that time).
     ///
+    /// NaN after a forward pass that did not finish (a custom op's closure panicked),
+    /// until one does: the tape then holds values of two runs, and the root's is of
+    /// neither.
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
     /// let x = Value::new(3.0);
@@ -86,12 +97,17 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn value(&self) -> f64 {
-        self.buf.data[self.program.root()]
+        match self.forward_unfinished {
+            true => f64::NAN,
+            false => self.buf.data[self.program.root()],
+        }
     }
 
     /// The values of the outputs named at
     /// [`compile_with_outputs`](Tape::compile_with_outputs), in that order, from the last
-    /// forward (or from the graph, before one).
+    /// forward (or from the graph, before one). All NaN after a forward pass that did
+    /// not finish (a custom op's closure panicked), until one does, as
+    /// [`value`](Tape::value).
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
@@ -102,10 +118,11 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn outputs(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
-        self.program
-            .outputs
-            .iter()
-            .map(|&k| self.buf.data[k as usize])
+        let unfinished = self.forward_unfinished;
+        self.program.outputs.iter().map(move |&k| match unfinished {
+            true => f64::NAN,
+            false => self.buf.data[k as usize],
+        })
     }
 
     /// d root / d `leaf` from the last [`backward`](Tape::backward) of this tape alone
@@ -113,7 +130,9 @@ impl Tape {
     /// `zero_grad`); 0 before the first backward, and after a backward that failed on a
     /// non-finite gradient (as [`leaf_grads`](Tape::leaf_grads)). After
     /// [`accumulate`](Tape::accumulate) it is the sum over the runs since the last
-    /// [`flush_grads`](Tape::flush_grads).
+    /// [`flush_grads`](Tape::flush_grads) (or [`flush_and_step`](Tape::flush_and_step),
+    /// which hands them over too; one after a `backward` and no batch hands over nothing
+    /// and leaves that backward's gradient here).
     ///
     /// When that backward started from leaf grads that were all 0 (after `zero_grad`,
     /// as in a training step), the tape holds its gradient and `grad_of` reads it at any
@@ -126,8 +145,9 @@ impl Tape {
     /// [`Error::NotOnTape`] if `leaf` is not one of [`leaves`](Tape::leaves): a value of
     /// another graph, or an inner node (the tape keeps no handles to those).
     ///
-    /// [`Error::InvalidInput`] if the last backward started from leaf grads that were not
-    /// all 0 and the tape's values changed since (a [`forward`](Tape::forward),
+    /// [`Error::InvalidInput`] if the last backward did not finish (a custom op's
+    /// gradient closure panicked; run `backward` again), or if it started from leaf
+    /// grads that were not all 0 and the tape's values changed since (a [`forward`](Tape::forward),
     /// [`set_inputs`](Tape::set_inputs), a step) before any `grad_of` asked: that
     /// pass's own gradient was never computed, and its values are gone. Ask before the
     /// next forward, or run `backward` again.
@@ -148,10 +168,16 @@ impl Tape {
                 label: leaf.label(),
             });
         };
+        if self.backward_unfinished {
+            return Err(Error::InvalidInput(format!(
+                "tape.grad_of({}) after a tape.backward() that did not finish (a custom \
+                 op's gradient closure panicked): its gradient was never computed; run \
+                 tape.backward() again, on data the op accepts",
+                leaf_name(leaf)
+            )));
+        }
         if self.alone_gone {
-            let name = leaf
-                .label()
-                .map_or_else(|| "a leaf".to_owned(), |l| format!("the leaf {l:?}"));
+            let name = leaf_name(leaf);
             return Err(Error::InvalidInput(format!(
                 "tape.grad_of({name}) after the tape's values changed (forward, set_inputs, \
                  a step): the last backward started from leaf grads that were not all 0, so \
@@ -176,7 +202,8 @@ impl Tape {
     /// [`accumulate`](Tape::accumulate) or
     /// [`accumulate_batch`](Tape::accumulate_batch), the sums since the last
     /// [`flush_grads`](Tape::flush_grads); after [`backward`](Tape::backward), what it
-    /// set the leaves' grads to. For handing gradients on without going through the
+    /// set the leaves' grads to (0 after a backward that failed, or whose custom op's
+    /// gradient closure panicked: [`grad_of`](Tape::grad_of) then says so). For handing gradients on without going through the
     /// `Value`s (to another thread, or into [`Value::add_grad`] of other handles).
     ///
     /// ```
@@ -239,6 +266,12 @@ impl Tape {
     pub fn program(&self) -> &Program {
         &self.program
     }
+}
+
+/// How an error names a leaf: `the leaf "w"`, or `a leaf` if it has no label.
+fn leaf_name(leaf: &Value) -> String {
+    leaf.label()
+        .map_or_else(|| "a leaf".to_owned(), |l| format!("the leaf {l:?}"))
 }
 
 impl fmt::Debug for Tape {

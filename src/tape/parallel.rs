@@ -29,6 +29,7 @@
 use super::{Inputs, Tape};
 use crate::error::{Error, Pass};
 use crate::program::{all_finite, disagreement, Buffers, Lanes, Program};
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
 use crate::threads::{check_threads, share_with};
@@ -243,7 +244,8 @@ impl Tape {
     /// (see `docs/tape.md`, "Threads"). Without the
     /// `parallel` feature every chunk runs on the calling thread, with the same result.
     /// The tape's own [`value`](Tape::value) and [`outputs`](Tape::outputs) are not
-    /// changed.
+    /// changed. An empty batch changes nothing at all (no sums are started: a
+    /// [`backward`](Tape::backward) may follow without a flush).
     ///
     /// # Errors
     ///
@@ -254,6 +256,14 @@ impl Tape {
     /// that met a NaN or infinity, whichever thread ran it (or naming the leaf whose sum
     /// over the chunks overflowed); then the sums since the last flush are set to 0, as
     /// after an error of `accumulate`'s backward pass. No leaf `Value` is touched.
+    ///
+    /// # Panics
+    ///
+    /// If a closure of a [`Value::custom`](crate::Value::custom) op panics (on any
+    /// thread), the panic goes on to the caller after the sums since the last flush are
+    /// set to 0, as after an error: some samples' gradients were added and others not,
+    /// and a later [`flush_grads`](Tape::flush_grads) must hand over no such part of a
+    /// batch. No leaf `Value` is touched.
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
@@ -328,6 +338,10 @@ impl Tape {
                 got: bad.as_ref().len(),
             });
         }
+        // (No samples: nothing to run and no sums to start, as a loop over no samples.)
+        if samples.is_empty() {
+            return Ok(Vec::new());
+        }
         self.read_written_leaves()?;
         if backward {
             self.notice_no_grad();
@@ -350,20 +364,28 @@ impl Tape {
             self.unflushed = true;
             self.alone_elsewhere = false;
             self.alone_gone = false;
+            self.backward_unfinished = false;
         }
         let per_round = round * CHUNK;
         let mut finite = false;
-        for (r, samples) in samples.chunks(per_round).enumerate() {
-            let start = r * per_round * width;
-            let results = &mut results[start..start + samples.len() * width];
-            let ran = self.run_round(inputs, samples, results, threads, (backward, fresh));
-            fresh = false;
-            finite = self.drop_sums_on_error(ran, backward)?;
-        }
-        if fresh {
-            // (No round: no samples.)
-            self.buf.grad[..self.leaves.len()].fill(0.0);
-        }
+        // (A custom op's closure may panic in any round, after others added their sums:
+        // then the sums are dropped, as after an error, before the panic goes on.)
+        let rounds = catch_unwind(AssertUnwindSafe(|| {
+            for (r, samples) in samples.chunks(per_round).enumerate() {
+                let start = r * per_round * width;
+                let results = &mut results[start..start + samples.len() * width];
+                let ran = self.run_round(inputs, samples, results, threads, (backward, fresh));
+                fresh = false;
+                finite = self.drop_sums_on_error(ran, backward)?;
+            }
+            Ok(())
+        }));
+        rounds.unwrap_or_else(|panic| {
+            if backward {
+                self.drop_sums();
+            }
+            resume_unwind(panic)
+        })?;
         // The sums over the chunks are looked at once, at the end: the rounds depend on
         // the threads, the final sums do not (nor which leaf's sum overflowed first).
         // (The last round's additions may have seen that they are all finite.)
@@ -378,9 +400,15 @@ impl Tape {
     /// `backward` batch (as `accumulate` does after an error).
     fn drop_sums_on_error<T>(&mut self, ran: Result<T, Error>, backward: bool) -> Result<T, Error> {
         if ran.is_err() && backward {
-            self.buf.grad[..self.leaves.len()].fill(0.0);
+            self.drop_sums();
         }
         ran
+    }
+
+    /// Sets the sums since the last flush to 0 (after an error, or a panic, of a run
+    /// that added into them).
+    pub(super) fn drop_sums(&mut self) {
+        self.buf.grad[..self.leaves.len()].fill(0.0);
     }
 
     /// One round of a batch: its chunks shared out among up to `threads` threads (each

@@ -57,6 +57,11 @@ pub(super) struct StepPlan {
     data: Vec<f64>,
     /// Each parameter's gradient, as `zero_grad` then `flush_grads` would leave it.
     grads: Vec<f64>,
+    /// Whether a step since the last [`write_back`](Tape::write_back) took the tape's
+    /// sums (after a batch): they were handed over, and `write_back` resets them.
+    /// (Otherwise the leaves' entries hold the last `backward`'s gradient, which
+    /// `grad_of` still gives.)
+    summed: bool,
     /// The grad of each of `others`, as `flush_grads` would leave it.
     other_grads: Vec<f64>,
 }
@@ -204,6 +209,11 @@ impl Tape {
     /// (0 for a parameter that is not a leaf of this tape, or needs no gradient); the
     /// tape's other leaves get their sums added into their grads, as `flush_grads`
     /// does; the sums are reset, and the next run needs not read the parameters back.
+    /// After a [`backward`](Tape::backward) and no batch there are no sums: the step is
+    /// one with gradients 0 (as after `zero_grad` and a `flush_grads` of nothing) and
+    /// [`grad_of`](Tape::grad_of) and [`leaf_grads`](Tape::leaf_grads) still give that
+    /// backward's gradient (or `grad_of` its error, if it must be computed from values
+    /// the step changed).
     ///
     /// The passes over the parameter `Value`s (`Rc`s, which stay on this thread) are
     /// what a batch cannot share among threads: this makes them one (see
@@ -292,6 +302,7 @@ impl Tape {
         // parameters' block by block, on the threads that update them). (The sums are
         // set to 0 by `write_back`, or by the next batch.)
         let by_blocks = self.unflushed && plan.distinct;
+        plan.summed |= self.unflushed;
         let stepped = if self.unflushed {
             let sums = &self.buf.grad[..leaves];
             for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
@@ -347,8 +358,11 @@ impl Tape {
         for (&g, &k) in plan.other_grads.iter().zip(&plan.others) {
             self.leaves[k as usize].set_grad(g);
         }
-        // The sums were handed over: reset them, as `flush_grads` does.
-        self.buf.grad[..self.leaves.len()].fill(0.0);
+        // The sums were handed over: reset them, as `flush_grads` does. (Without sums,
+        // the step handed over none: the last backward's gradient stays, for `grad_of`.)
+        if std::mem::take(&mut self.plan.summed) {
+            self.buf.grad[..self.leaves.len()].fill(0.0);
+        }
         // The tape holds the same numbers as the `Value`s, nothing to read back, unless
         // a leaf was written since the tape last read them (after a `Training`'s last
         // step): then the next run reads them all again.
