@@ -63,8 +63,9 @@ pub fn argmax(outputs: &[Value]) -> Result<usize, Error> {
 ///
 /// # Errors
 ///
-/// [`Error::InvalidInput`] when the batch sizes differ or are 0, or when [`argmax`]
-/// rejects a row (the message names it).
+/// [`Error::InvalidInput`] when the batch sizes differ or are 0, when a class is out of
+/// range for its row (no output stands for it, so the row could never count as right),
+/// or when [`argmax`] rejects a row (the message names the row).
 ///
 /// ```
 /// use micrograd::{loss, Value};
@@ -82,7 +83,15 @@ pub fn multiclass_accuracy<R: AsRef<[Value]>>(
     check_batch(logits.len(), "classes", classes.len())?;
     let mut correct = 0;
     for (i, (row, &c)) in logits.iter().zip(classes).enumerate() {
-        let predicted = argmax(row.as_ref()).map_err(in_row(i))?;
+        let row = row.as_ref();
+        if c >= row.len() {
+            return Err(in_row(i)(Error::InvalidInput(format!(
+                "class {c} is out of range for {} outputs; classes are 0..{}",
+                row.len(),
+                row.len()
+            ))));
+        }
+        let predicted = argmax(row).map_err(in_row(i))?;
         correct += usize::from(predicted == c);
     }
     Ok(correct as f64 / logits.len() as f64)
