@@ -311,3 +311,15 @@ fn multiclass_accuracy_rejects_a_class_out_of_range_naming_the_row() {
         "{msg}"
     );
 }
+
+// Python: (yi > 0) == (scorei.data > 0) counts a NaN score as a negative prediction, so
+// a model that diverged to NaN scores "right" on every negative sample. Here a NaN score
+// (or label) is an error naming it, as it is for argmax.
+#[test]
+fn binary_accuracy_of_a_nan_score_or_label_is_an_error_naming_it() {
+    let err = loss::binary_accuracy(&values(&[0.5, f64::NAN]), &[1.0, -1.0]).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    assert!(err.to_string().contains("score 1 is NaN"), "{err}");
+    let err = loss::binary_accuracy(&values(&[0.5, -1.0]), &[f64::NAN, -1.0]).unwrap_err();
+    assert!(err.to_string().contains("label 0 is NaN"), "{err}");
+}

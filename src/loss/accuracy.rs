@@ -10,7 +10,9 @@ use crate::{Error, Value};
 ///
 /// # Errors
 ///
-/// [`Error::InvalidInput`] when the lengths differ or are 0.
+/// [`Error::InvalidInput`] when the lengths differ or are 0, or when a score or a label
+/// is NaN (the message names it). Python counts a NaN score as a negative prediction,
+/// so a model whose scores went NaN would still score "right" on every negative sample.
 ///
 /// ```
 /// use micrograd::{loss, Value};
@@ -21,6 +23,17 @@ use crate::{Error, Value};
 /// ```
 pub fn binary_accuracy(scores: &[Value], labels: &[f64]) -> Result<f64, Error> {
     check_batch(scores.len(), "labels", labels.len())?;
+    if let Some(i) = scores.iter().position(|s| s.data().is_nan()) {
+        return Err(Error::InvalidInput(format!(
+            "score {i} is NaN, which has no sign; find where the model's output became NaN \
+             with try_backward"
+        )));
+    }
+    if let Some(i) = labels.iter().position(|y| y.is_nan()) {
+        return Err(Error::InvalidInput(format!(
+            "label {i} is NaN; labels must be ±1 or 0/1"
+        )));
+    }
     let correct = scores
         .iter()
         .zip(labels)
