@@ -38,6 +38,21 @@ fn labels_are_escaped_for_graphviz_records() {
     assert!(dot.contains(r"w\{0\}\|\<b\>"), "{dot}");
 }
 
+// A custom op's name is the user's text too: a quote in it must not end the DOT string
+// (Graphviz would refuse the file), and a backslash must not start an escape (`\N` is
+// the node's id to Graphviz).
+#[test]
+fn custom_op_names_are_escaped_for_graphviz() {
+    let x = Value::new(1.0);
+    let y = Value::custom("say \"hi\" \\N", &[&x], |p| p[0], |_, _, d| d[0] = 1.0);
+    let dot = y.to_dot();
+    assert!(dot.contains(r#"n0op [label="say \"hi\" \\N"];"#), "{dot}");
+    for line in dot.lines() {
+        let unescaped = line.replace(r"\\", "").replace(r#"\""#, "");
+        assert_eq!(unescaped.matches('"').count() % 2, 0, "unbalanced: {line}");
+    }
+}
+
 // draw_dot(root, format='svg', rankdir='TB'): the notebook's other layout direction.
 #[test]
 fn rankdir_tb_draws_top_to_bottom() {
