@@ -294,6 +294,32 @@ fn every_op_computes_the_tapes_numbers_bit_for_bit() {
     c_equals_tape(cases);
 }
 
+// a / b where b² is no double (1e-400, 1e400): d/db = -(a/b)/b is an ordinary number
+// there, in the C as on the tape (not -a/(b*b), which gives -inf, NaN or -0).
+#[test]
+fn a_quotient_whose_divisor_squared_is_no_double_has_the_tapes_gradients() {
+    let (xa, xb) = (Value::new(1.0), Value::new(1.0));
+    let (p, q) = (Value::new(1.0), Value::new(1.0));
+    let y = (&p * &xa) / (&q * &xb);
+    let samples = [
+        vec![1e-200, 1e-200],
+        vec![0.0, 1e-200],
+        vec![1e200, 1e200],
+        vec![-3e-170, 2e-170],
+    ];
+    let div = case(
+        "div_edges",
+        &y,
+        &[],
+        &[("x", &[xa, xb])],
+        &[p, q.clone()],
+        &samples,
+    );
+    // (q's gradient is -(a/b)/b · x_b: -1 at the first sample, where -a/(b*b) gave -inf.)
+    assert_eq!(div.want[0].1.as_ref().map(|g| g[1]), Some(-1.0));
+    c_equals_tape(vec![div]);
+}
+
 #[test]
 fn sums_and_their_fused_activations_add_up_as_the_tape_does() {
     // A neuron, `act(b + w0 x0 + w1 x1 + w2 x2)`: one sum of fused products.

@@ -145,7 +145,7 @@ impl Real {
             Op::Add => (one.clone(), Some(one)),
             Op::Sub => (one, Some(n(-1.0))),
             Op::Mul => (b.to_owned(), Some(a.to_owned())),
-            Op::Div => (format!("{one} / {b}"), Some(format!("-{a} / ({b} * {b})"))),
+            Op::Div => (format!("{one} / {b}"), Some(format!("-{out} / {b}"))),
             Op::Neg => one_parent(n(-1.0)),
             Op::Relu => one_parent(format!("({out} > {zero} ? {one} : {zero})")),
             Op::LeakyRelu => one_parent(format!("({a} > {zero} ? {one} : {})", n(c[0]))),

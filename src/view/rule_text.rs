@@ -98,7 +98,7 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
                 "other.grad += self.data * (-1 * other.data**-2) * out.grad",
             ],
             &[
-                "local_grads: |a, b, _out| (1.0 / b, -a / (b * b)),",
+                "local_grads: |_a, b, out| (1.0 / b, -out / b),",
                 BINARY_A,
                 BINARY_B,
             ],
