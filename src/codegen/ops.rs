@@ -158,11 +158,18 @@ impl Real {
             Op::Sqrt => one_parent(format!("({} / {out})", n(0.5))),
             Op::Sin => one_parent(self.call("cos", a)),
             Op::Cos => one_parent(format!("-{}", self.call("sin", a))),
-            Op::Powf => one_parent(format!(
-                "{} * {}",
-                n(c[0]),
-                self.call("pow", &format!("{a}, {} - {one}", n(c[0])))
-            )),
+            Op::Powf => {
+                let rule = format!(
+                    "{} * {}",
+                    n(c[0]),
+                    self.call("pow", &format!("{a}, {} - {one}", n(c[0])))
+                );
+                // (powers.rs: zeroth_or, 0 for n = 0 at x = 0.)
+                one_parent(match c[0] == 0.0 {
+                    true => format!("({a} == {zero} ? {zero} : {rule})"),
+                    false => rule,
+                })
+            }
             Op::Powi => one_parent(match c[0] as i32 {
                 0 => zero,
                 // (n - 1 does not fit in an int: x^(n-1) = x^n / x.)
@@ -191,7 +198,9 @@ impl Real {
                     "({out} == {zero} ? {zero} : {out} * {})",
                     self.call("log", a)
                 );
-                let da = format!("{b} * {}", self.call("pow", &format!("{a}, {b} - {one}")));
+                let rule = format!("{b} * {}", self.call("pow", &format!("{a}, {b} - {one}")));
+                // (powers.rs: zeroth_or, 0 for b = 0 at a = 0.)
+                let da = format!("({b} == {zero} && {a} == {zero} ? {zero} : {rule})");
                 (da, Some(db))
             }
             Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {

@@ -147,7 +147,10 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
         Op::Powf => (
             Engine,
             &["self.grad += (other * self.data**(other-1)) * out.grad"],
-            &["local_grad: |x, _out, c| c[0] * x.powf(c[0] - 1.0),", UNARY],
+            &[
+                "local_grad: |x, _out, c| zeroth_or(c[0], x, |n| n * x.powf(n - 1.0)),",
+                UNARY,
+            ],
         ),
         Op::Pow => (
             NotInMicrograd,
@@ -157,7 +160,7 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
             ],
             &[
                 "let db = if out == 0.0 { 0.0 } else { out * a.ln() };",
-                "(b * a.powf(b - 1.0), db)",
+                "(zeroth_or(b, a, |b| b * a.powf(b - 1.0)), db)",
                 BINARY_A,
                 BINARY_B,
             ],
