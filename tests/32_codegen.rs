@@ -627,6 +627,29 @@ fn float_c_trains_the_demo_close_to_the_double_tape() -> Result<(), Error> {
     Ok(())
 }
 
+// A number beyond float's range (3.4e38) is infinite as a float: the float C must say
+// HUGE_VALF, not `inff` (which is no C: the file did not compile), whether the number is
+// a leaf's value when the C was written or a constant of the graph.
+#[test]
+fn float_c_compiles_with_numbers_beyond_floats_range() -> Result<(), Error> {
+    let (x, w) = (Value::new(1e300), Value::new(0.5));
+    let y = &x * &w - &w * 1e39;
+    let tape = Tape::compile(&y)?;
+    let code = CodeGen::new(&tape, "huge32")
+        .input("x", std::slice::from_ref(&x))
+        .parameters(std::slice::from_ref(&w))
+        .precision(Precision::F32)
+        .generate()?;
+    assert!(!code.source.contains("inff"), "{}", code.source);
+    let exe = build(&code, &["x"], "cc", C_FLAGS);
+    let got = run(&exe, &format!("f\ni{}\nf\n", hex(&[2.0])));
+    // As floats, x = 1e300 and 1e39 are inf: inf * 0.5 - inf is NaN; then at x = 2,
+    // 1 - inf is -inf.
+    assert!(got[0][0].is_nan(), "{:?}", got[0]);
+    assert_eq!(got[1][0], f64::NEG_INFINITY);
+    Ok(())
+}
+
 #[test]
 fn a_custom_op_cannot_be_written_as_c_and_the_error_names_it() {
     let x = Value::new(1.0);

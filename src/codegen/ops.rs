@@ -54,10 +54,13 @@ impl Real {
     }
 
     /// `x` as a C constant of the precision: the shortest decimal that reads back as
-    /// `x` (rounded to `float` first in `F32`), in parentheses if negative.
+    /// `x` (rounded to `float` first in `F32`, where a number beyond float's range is
+    /// infinite: `HUGE_VALF`), in parentheses if negative.
     pub(super) fn num(&self, x: f64) -> String {
         let f32 = self.precision == Precision::F32;
-        let text = match (x.is_nan(), x.is_infinite(), f32) {
+        // (Rounded to float first: 1e300 is inf there, and `inff` is no C.)
+        let infinite = x.is_infinite() || (f32 && (x as f32).is_infinite());
+        let text = match (x.is_nan(), infinite, f32) {
             (true, _, _) => "NAN".to_owned(),
             (_, true, false) => "HUGE_VAL".to_owned(),
             (_, true, true) => "HUGE_VALF".to_owned(),
@@ -259,5 +262,15 @@ mod tests {
         assert_eq!(r.num(-0.0), "(-0.0)");
         assert_eq!(r.num(f64::NEG_INFINITY), "(-HUGE_VAL)");
         assert_eq!(Real::new(Precision::F32).num(0.1), "0.1f");
+    }
+
+    // A double beyond float's range rounds to an infinite float: HUGE_VALF, not `inff`.
+    #[test]
+    fn numbers_beyond_floats_range_are_huge_valf_in_float_c() {
+        let r = Real::new(Precision::F32);
+        assert_eq!(r.num(1e300), "HUGE_VALF");
+        assert_eq!(r.num(-1e39), "(-HUGE_VALF)");
+        assert_eq!(r.num(f64::from(f32::MAX)), format!("{:?}f", f32::MAX));
+        assert_eq!(Real::new(Precision::F64).num(1e300), "1e300");
     }
 }
