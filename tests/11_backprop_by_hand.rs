@@ -115,6 +115,20 @@ fn the_numerical_check_refuses_an_h_too_small_to_move_the_leaf() {
     assert!(err.to_string().contains("h = 1e-300"), "{err}");
 }
 
+// A leaf marked no_grad() gets no gradient from backward(): comparing its 0 with the
+// central difference would report a wrong gradient that is only an untracked leaf.
+#[test]
+fn the_numerical_check_refuses_a_leaf_that_needs_no_gradient() {
+    let x = Value::new(3.0).with_label("x").no_grad();
+    let err = check_gradients(&[&x], 1e-6, || &x * &x).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("#0 (label \"x\")") && msg.contains("no_grad"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn the_numerical_check_refuses_a_value_that_is_not_a_leaf() {
     let x = Value::new(3.0);

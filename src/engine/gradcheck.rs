@@ -91,7 +91,8 @@ impl fmt::Display for GradientCheck {
 /// # Errors
 ///
 /// [`Error::InvalidInput`] if `leaves` is empty, if one of them is not a leaf (nudging
-/// a computed value would not change the rebuilt expression; the message names it), if
+/// a computed value would not change the rebuilt expression; the message names it) or
+/// is marked [`no_grad`](Value::no_grad) (its gradient is never computed), if
 /// `h` is not a positive finite number, if `h` is too small to move a leaf at all, or if
 /// a nudged expression is not finite (the message names the leaf).
 /// [`Error::NonFinite`] from `try_backward`.
@@ -134,6 +135,14 @@ pub fn check_gradients(
              of the leaves (`Value::new`) it was computed from",
             describe(v),
             v.op()
+        )));
+    }
+    if let Some((i, v)) = leaves.iter().enumerate().find(|(_, v)| !v.requires_grad()) {
+        return Err(Error::InvalidInput(format!(
+            "value #{i}{} was marked no_grad(), so backward() computes no gradient for it \
+             and there is nothing to check; leave it out, or check a leaf made without \
+             no_grad()",
+            describe(v)
         )));
     }
     for leaf in leaves {
