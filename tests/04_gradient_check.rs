@@ -100,6 +100,19 @@ fn the_zeroth_power_has_derivative_zero_at_zero() {
     assert_eq!(tape.grad_of(&x).unwrap(), 0.0);
 }
 
+// √x rises from 0 with an infinite slope: 1/(2√x) is +∞ at 0, and at -0.0 (which
+// relu(-0.0), -x or x * 0.0 can give) too. sqrt(-0.0) is -0.0, and 0.5 / -0.0 was -∞,
+// the wrong sign.
+#[test]
+fn the_slope_of_sqrt_at_minus_zero_is_plus_infinity() {
+    for x0 in [0.0, -0.0] {
+        let x = Value::new(x0);
+        let y = x.sqrt();
+        y.backward();
+        assert_eq!((y.data(), x.grad()), (0.0, f64::INFINITY), "at {x0:?}");
+    }
+}
+
 #[test]
 fn sum_matches_finite_differences() {
     check("sum", |v| v.iter().sum(), &[0.5, -1.5, 2.0, 3.25]);

@@ -627,6 +627,26 @@ fn float_c_trains_the_demo_close_to_the_double_tape() -> Result<(), Error> {
     Ok(())
 }
 
+// sqrt's slope at -0.0 is +inf, in the C as in the engine (a gradient the tape reports
+// as an error, so the comparisons above, which skip such samples, do not see it).
+#[test]
+fn the_slope_of_sqrt_at_minus_zero_is_plus_infinity_in_c_too() {
+    let p = Value::new(-0.0);
+    let y = p.sqrt();
+    y.backward();
+    assert_eq!(p.grad(), f64::INFINITY);
+    let tape = Tape::compile(&y).unwrap();
+    let code = CodeGen::new(&tape, "sqrt_m0")
+        .parameters(std::slice::from_ref(&p))
+        .generate()
+        .unwrap();
+    let got = run(&build(&code, &[], "cc", C_FLAGS), "f\nb\n");
+    assert_eq!(
+        (got[0][0].to_bits(), got[1][0]),
+        ((-0.0f64).to_bits(), f64::INFINITY)
+    );
+}
+
 // A number beyond float's range (3.4e38) is infinite as a float: the float C must say
 // HUGE_VALF, not `inff` (which is no C: the file did not compile), whether the number is
 // a leaf's value when the C was written or a constant of the graph.

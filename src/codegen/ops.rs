@@ -158,7 +158,8 @@ impl Real {
             Op::Exp => one_parent(out.to_owned()),
             Op::Ln => one_parent(format!("({one} / {a})")),
             Op::Log1p => one_parent(format!("({one} / ({one} + {a}))")),
-            Op::Sqrt => one_parent(format!("({} / {out})", n(0.5))),
+            // (functions.rs: `out + 0.0`, +0.0 for -0.0; not folded without fast-math.)
+            Op::Sqrt => one_parent(format!("({} / ({out} + {zero}))", n(0.5))),
             Op::Sin => one_parent(self.call("cos", a)),
             Op::Cos => one_parent(format!("-{}", self.call("sin", a))),
             Op::Powf => {

@@ -168,7 +168,7 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
         Op::Sqrt => (
             NotInMicrograd,
             &["self.grad += 0.5 / out.data * out.grad"],
-            &["local_grad: |_x, out, _| 0.5 / out,", UNARY],
+            &["local_grad: |_x, out, _| 0.5 / (out + 0.0),", UNARY],
         ),
         Op::Abs => (
             NotInMicrograd,
