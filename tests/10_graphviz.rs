@@ -53,6 +53,19 @@ fn custom_op_names_are_escaped_for_graphviz() {
     }
 }
 
+// x = Value(float('nan')); draw_dot(x * 2)  ->  the records read "data nan" (Python's
+// "%.4f" % nan), as the stepper shows it; Rust's {:.4} writes "NaN".
+#[test]
+fn a_nan_is_drawn_as_pythons_percent_4f_draws_it() {
+    let x = Value::new(f64::NAN).with_label("x");
+    let y = (&x * 2.0).with_label("y");
+    let dot = y.to_dot();
+    assert!(dot.contains("{ x | data nan | grad 0.0000 }"), "{dot}");
+    assert!(dot.contains("{ y | data nan | grad 0.0000 }"), "{dot}");
+    assert!(!dot.contains("NaN"), "{dot}");
+    assert!(!y.to_html().contains("\"NaN\""));
+}
+
 // draw_dot(root, format='svg', rankdir='TB'): the notebook's other layout direction.
 #[test]
 fn rankdir_tb_draws_top_to_bottom() {

@@ -138,8 +138,9 @@ impl Value {
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  n{i} [shape=record, label=\"{{ {label}data {:.4} | grad {:.4} }}\"];",
-                node.data, node.grad
+                "  n{i} [shape=record, label=\"{{ {label}data {} | grad {} }}\"];",
+                fixed4(node.data),
+                fixed4(node.grad)
             );
             if let (Op::Neuron(act), true) = (node.op, options.as_python) {
                 python_neuron(&mut out, i, &node, act, id);
@@ -171,7 +172,9 @@ fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(
     let record = |out: &mut String, name: &str, data: f64| {
         let _ = writeln!(
             out,
-            "  {name} [shape=record, label=\"{{ data {data:.4} | grad {g:.4} }}\"];"
+            "  {name} [shape=record, label=\"{{ data {} | grad {} }}\"];",
+            fixed4(data),
+            fixed4(g)
         );
     };
     let op = |out: &mut String, name: &str, label: &str, inputs: &[&str]| {
@@ -220,6 +223,16 @@ pub(crate) fn op_label(node: &Node) -> String {
         Op::LeakyRelu => format!("leaky_relu {}", node.consts()[0]),
         Op::Clamp => format!("clamp {} {}", node.consts()[0], node.consts()[1]),
         _ => node.op_name().to_owned(),
+    }
+}
+
+/// `x` with 4 decimals, as Python's `"%.4f" % x` writes it (the notebook's records):
+/// `2.0000`, `-0.0000`, `inf`, and `nan` where Rust's `{:.4}` writes `NaN`.
+pub(crate) fn fixed4(x: f64) -> String {
+    if x.is_nan() {
+        "nan".to_owned()
+    } else {
+        format!("{x:.4}")
     }
 }
 
