@@ -9,11 +9,13 @@ use std::fmt;
 #[non_exhaustive]
 pub enum Error {
     /// [`Value::try_backward`](crate::Value::try_backward) found a NaN or infinity.
-    #[error(
-        "{pass} pass: op `{op}`{} produced {value}; check this op's inputs \
-         (for example ln or sqrt of a negative number, division by zero, exp overflow)",
-        describe_label(label)
-    )]
+    ///
+    /// The message names the op and the label of the node that made it; for a leaf
+    /// (`op` is `""`) it says that the leaf holds it (in the forward pass: a
+    /// [`Value::new`](crate::Value::new), or an `f64` operand such as the `2.0` in
+    /// `&x * 2.0`, which is a leaf in Python's graph) or that the leaf's gradient, added
+    /// up over several runs, became it (in the backward pass of a tape).
+    #[error("{}", describe_non_finite(*pass, op, label, *value))]
     NonFinite {
         /// Whether the value was made by the forward or the backward pass.
         pass: Pass,
@@ -216,6 +218,28 @@ fn short(x: f64) -> String {
     match text.strip_suffix(".0") {
         Some(whole) => whole.to_owned(),
         None => text,
+    }
+}
+
+/// The message of [`Error::NonFinite`]: the op that made the value, or the leaf that
+/// holds it (`op` is `""`).
+fn describe_non_finite(pass: Pass, op: &str, label: &Option<String>, value: f64) -> String {
+    let label = describe_label(label);
+    match (op, pass) {
+        ("", Pass::Forward) => format!(
+            "forward pass: the leaf{label} holds {value}; give it a finite number (a \
+             Value::new or set_data, or an f64 operand such as the 2.0 in `&x * 2.0`, which \
+             is a leaf of the graph), or check the data it was read from"
+        ),
+        ("", Pass::Backward) => format!(
+            "backward pass: the gradient of the leaf{label} added up to {value}; each \
+             contribution was finite but their sum is not: use a smaller loss (a mean, not \
+             a sum) or zero the gradients more often"
+        ),
+        (op, pass) => format!(
+            "{pass} pass: op `{op}`{label} produced {value}; check this op's inputs \
+             (for example ln or sqrt of a negative number, division by zero, exp overflow)"
+        ),
     }
 }
 

@@ -85,6 +85,37 @@ fn div_works_for_every_operand_mix() {
     check_every_form(|x, y| x / y, every_form!(/));
 }
 
+// a = Value(0.0); b = Value(1e-200); (a / b).backward()
+//   -> OverflowError in Python (b.grad needs b**-2 = 1e400)
+// d(a/b)/db = -a/b² is -0 there, and -1e200 at a = b = 1e-200: finite numbers, which
+// -a/(b*b) missed (b*b underflows to 0: -0/0 is NaN, -1e-200/0 is -inf); and at
+// a = b = 1e200, b*b overflows and gave -0 instead of -1e-200. It is -(a/b)/b now.
+#[test]
+fn the_gradient_of_a_quotient_in_its_divisor_is_right_where_b_squared_is_not_a_double() {
+    for (a0, b0, expected) in [
+        (0.0, 1e-200, -0.0),
+        (1e-200, 1e-200, -1e200),
+        (1e200, 1e200, -1e-200),
+        (-3e-170, 2e-170, 3e-170 / 2e-170 / 2e-170),
+    ] {
+        let (a, b) = (Value::new(a0), Value::new(b0));
+        let y = &a / &b;
+        y.try_backward()
+            .unwrap_or_else(|e| panic!("{a0:e} / {b0:e}: {e}"));
+        assert_relative_eq!(b.grad(), expected, max_relative = 1e-15);
+        // the tape (of the same quotient, built again) computes it bit for bit
+        let (a2, b2) = (Value::new(a0), Value::new(b0));
+        let mut tape = micrograd::tape::Tape::compile(&(&a2 / &b2)).unwrap();
+        tape.forward().unwrap();
+        tape.backward().unwrap();
+        assert_eq!(tape.grad_of(&b2).unwrap().to_bits(), b.grad().to_bits());
+        // the same with the divisor an f64 on the left: 1e-200 / x
+        let x = Value::new(b0);
+        (a0 / &x).try_backward().unwrap();
+        assert_eq!(x.grad().to_bits(), b.grad().to_bits(), "{a0:e} / x");
+    }
+}
+
 // 10.0 / f   (micrograd's __rtruediv__)
 #[test]
 fn f64_on_the_left_becomes_a_leaf() {

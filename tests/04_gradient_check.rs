@@ -75,6 +75,44 @@ fn powers_match_finite_differences() {
     }
 }
 
+// x = Value(0.0); y = x**0; y.backward()  ->  ZeroDivisionError in Python (0 * 0.0**-1)
+// x⁰ is 1 on both sides of 0: its derivative is 0 there too (the central difference is
+// (1 - 1) / 2h = 0), as powi(0) already gives; n·xⁿ⁻¹ = 0·∞ was NaN. The same for
+// a.pow(&b) in a at a = b = 0.
+#[test]
+fn the_zeroth_power_has_derivative_zero_at_zero() {
+    check("powf 0", |v| v[0].powf(0.0), &[0.0]);
+    check("powf 0 at -0", |v| v[0].powf(0.0), &[-0.0]);
+    let x = Value::new(0.0);
+    let y = x.powf(0.0);
+    y.try_backward()
+        .expect("a flat function has a finite gradient");
+    assert_eq!((y.data(), x.grad()), (1.0, 0.0));
+    let (a, b) = (Value::new(0.0), Value::new(0.0));
+    let y = a.pow(&b);
+    y.backward();
+    assert_eq!((y.data(), a.grad()), (1.0, 0.0));
+    // a tape computes the same
+    let x = Value::new(0.0);
+    let mut tape = micrograd::tape::Tape::compile(&x.powf(0.0)).unwrap();
+    tape.forward().unwrap();
+    tape.backward().unwrap();
+    assert_eq!(tape.grad_of(&x).unwrap(), 0.0);
+}
+
+// √x rises from 0 with an infinite slope: 1/(2√x) is +∞ at 0, and at -0.0 (which
+// relu(-0.0), -x or x * 0.0 can give) too. sqrt(-0.0) is -0.0, and 0.5 / -0.0 was -∞,
+// the wrong sign.
+#[test]
+fn the_slope_of_sqrt_at_minus_zero_is_plus_infinity() {
+    for x0 in [0.0, -0.0] {
+        let x = Value::new(x0);
+        let y = x.sqrt();
+        y.backward();
+        assert_eq!((y.data(), x.grad()), (0.0, f64::INFINITY), "at {x0:?}");
+    }
+}
+
 #[test]
 fn sum_matches_finite_differences() {
     check("sum", |v| v.iter().sum(), &[0.5, -1.5, 2.0, 3.25]);

@@ -51,6 +51,28 @@ fn a_non_finite_leaf_is_reported_as_a_leaf() {
     );
 }
 
+// The message says what holds the NaN: a leaf has no op (`op` is ""), and "op ``
+// produced NaN; check this op's inputs" named nothing and pointed at inputs it has not.
+#[test]
+fn the_message_for_a_non_finite_leaf_names_the_leaf_not_an_empty_op() {
+    let x = Value::new(f64::NAN).with_label("input");
+    let msg = (&x * 0.5).try_backward().unwrap_err().to_string();
+    assert!(!msg.contains("op ``"), "{msg}");
+    assert!(
+        msg.starts_with("forward pass: the leaf (label \"input\") holds NaN"),
+        "{msg}"
+    );
+    let msg = (f64::INFINITY * &Value::new(1.0))
+        .try_backward()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.starts_with("forward pass: the leaf (no label) holds inf"),
+        "{msg}"
+    );
+    assert!(msg.contains("f64 operand"), "{msg}");
+}
+
 #[test]
 fn a_finite_graph_gives_the_same_gradients_as_backward() {
     let x = Value::new(1.5);

@@ -38,6 +38,34 @@ fn labels_are_escaped_for_graphviz_records() {
     assert!(dot.contains(r"w\{0\}\|\<b\>"), "{dot}");
 }
 
+// A custom op's name is the user's text too: a quote in it must not end the DOT string
+// (Graphviz would refuse the file), and a backslash must not start an escape (`\N` is
+// the node's id to Graphviz).
+#[test]
+fn custom_op_names_are_escaped_for_graphviz() {
+    let x = Value::new(1.0);
+    let y = Value::custom("say \"hi\" \\N", &[&x], |p| p[0], |_, _, d| d[0] = 1.0);
+    let dot = y.to_dot();
+    assert!(dot.contains(r#"n0op [label="say \"hi\" \\N"];"#), "{dot}");
+    for line in dot.lines() {
+        let unescaped = line.replace(r"\\", "").replace(r#"\""#, "");
+        assert_eq!(unescaped.matches('"').count() % 2, 0, "unbalanced: {line}");
+    }
+}
+
+// x = Value(float('nan')); draw_dot(x * 2)  ->  the records read "data nan" (Python's
+// "%.4f" % nan), as the stepper shows it; Rust's {:.4} writes "NaN".
+#[test]
+fn a_nan_is_drawn_as_pythons_percent_4f_draws_it() {
+    let x = Value::new(f64::NAN).with_label("x");
+    let y = (&x * 2.0).with_label("y");
+    let dot = y.to_dot();
+    assert!(dot.contains("{ x | data nan | grad 0.0000 }"), "{dot}");
+    assert!(dot.contains("{ y | data nan | grad 0.0000 }"), "{dot}");
+    assert!(!dot.contains("NaN"), "{dot}");
+    assert!(!y.to_html().contains("\"NaN\""));
+}
+
 // draw_dot(root, format='svg', rankdir='TB'): the notebook's other layout direction.
 #[test]
 fn rankdir_tb_draws_top_to_bottom() {

@@ -89,6 +89,46 @@ fn the_numerical_check_names_the_leaf_whose_gradient_is_wrong() {
     );
 }
 
+// A right gradient at a large x is no error: the nudge is relative to x there. With a
+// fixed h = 1e-6, x = 1e10 moves by 1.9e-6 each way (x ± h rounds to the nearest double)
+// and x² has an ulp of 16384, so the estimate was 39% off; at x = 1e12, x ± h is x and
+// the estimate was 0.
+#[test]
+fn the_numerical_check_of_a_right_gradient_at_a_large_x_finds_no_error() {
+    for x0 in [1e10, 1e12, -3e15] {
+        let x = Value::new(x0).with_label("x");
+        let check = check_gradients(&[&x], 1e-6, || &x * &x).unwrap();
+        assert_eq!(check.leaves[0].backward, 2.0 * x0);
+        assert!(check.max_error() < 1e-8, "x = {x0}: {check}");
+        assert_eq!(x.data(), x0, "put back");
+    }
+}
+
+// An h too small to move x at all is refused, naming the leaf (the estimate would be
+// 0 / 0).
+#[test]
+fn the_numerical_check_refuses_an_h_too_small_to_move_the_leaf() {
+    let x = Value::new(0.5).with_label("x");
+    let err = check_gradients(&[&x], 1e-300, || &x * &x).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    assert!(err.to_string().contains("(label \"x\")"), "{err}");
+    assert!(err.to_string().contains("h = 1e-300"), "{err}");
+}
+
+// A leaf marked no_grad() gets no gradient from backward(): comparing its 0 with the
+// central difference would report a wrong gradient that is only an untracked leaf.
+#[test]
+fn the_numerical_check_refuses_a_leaf_that_needs_no_gradient() {
+    let x = Value::new(3.0).with_label("x").no_grad();
+    let err = check_gradients(&[&x], 1e-6, || &x * &x).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("#0 (label \"x\")") && msg.contains("no_grad"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn the_numerical_check_refuses_a_value_that_is_not_a_leaf() {
     let x = Value::new(3.0);

@@ -296,3 +296,30 @@ fn multiclass_accuracy_compares_argmax_with_the_class() {
     let acc = loss::multiclass_accuracy(&rows, &[0, 2, 2]).unwrap();
     assert_eq!(acc, 2.0 / 3.0);
 }
+
+// A class no output stands for can never be predicted: the row would count as wrong
+// whatever the model says, so the accuracy would be quietly low. It is an error, as it
+// is for softmax_cross_entropy_mean.
+#[test]
+fn multiclass_accuracy_rejects_a_class_out_of_range_naming_the_row() {
+    let rows = [values(&[0.9, 0.1]), values(&[0.2, 0.7])];
+    let err = loss::multiclass_accuracy(&rows, &[0, 5]).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("row 1: class 5 is out of range for 2 outputs"),
+        "{msg}"
+    );
+}
+
+// Python: (yi > 0) == (scorei.data > 0) counts a NaN score as a negative prediction, so
+// a model that diverged to NaN scores "right" on every negative sample. Here a NaN score
+// (or label) is an error naming it, as it is for argmax.
+#[test]
+fn binary_accuracy_of_a_nan_score_or_label_is_an_error_naming_it() {
+    let err = loss::binary_accuracy(&values(&[0.5, f64::NAN]), &[1.0, -1.0]).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    assert!(err.to_string().contains("score 1 is NaN"), "{err}");
+    let err = loss::binary_accuracy(&values(&[0.5, -1.0]), &[f64::NAN, -1.0]).unwrap_err();
+    assert!(err.to_string().contains("label 0 is NaN"), "{err}");
+}

@@ -242,7 +242,7 @@ const XS: [f64; 12] = [
 #[test]
 fn every_op_computes_the_tapes_numbers_bit_for_bit() {
     type Unary = fn(&Value) -> Value;
-    let unary: [(&str, Unary); 22] = [
+    let unary: [(&str, Unary); 23] = [
         ("relu", Value::relu),
         ("leaky_relu", |v| v.leaky_relu(0.1)),
         ("tanh", Value::tanh),
@@ -259,6 +259,7 @@ fn every_op_computes_the_tapes_numbers_bit_for_bit() {
         ("powf3", |v| v.powf(3.0)),
         ("powf_half", |v| v.powf(0.5)),
         ("powf_m1", |v| v.powf(-1.0)),
+        ("powf0", |v| v.powf(0.0)),
         ("powi3", |v| v.powi(3)),
         ("powi_m2", |v| v.powi(-2)),
         ("powi0", |v| v.powi(0)),
@@ -267,12 +268,13 @@ fn every_op_computes_the_tapes_numbers_bit_for_bit() {
         ("sum_of_one", |v| std::iter::once(v.clone()).sum()),
     ];
     type Binary = fn(&Value, &Value) -> Value;
-    let binary: [(&str, Binary); 7] = [
+    let binary: [(&str, Binary); 8] = [
         ("add", |a, b| a + b),
         ("sub", |a, b| a - b),
         ("mul", |a, b| a * b),
         ("div", |a, b| a / b),
         ("pow", Value::pow),
+        ("pow0", |a, b| a.pow(&(b - b))),
         ("max", Value::max),
         ("min", Value::min),
     ];
@@ -292,6 +294,32 @@ fn every_op_computes_the_tapes_numbers_bit_for_bit() {
         cases.push(case(name, &loss, &[y], &[("x", &[x])], &[p, q], &samples));
     }
     c_equals_tape(cases);
+}
+
+// a / b where b² is no double (1e-400, 1e400): d/db = -(a/b)/b is an ordinary number
+// there, in the C as on the tape (not -a/(b*b), which gives -inf, NaN or -0).
+#[test]
+fn a_quotient_whose_divisor_squared_is_no_double_has_the_tapes_gradients() {
+    let (xa, xb) = (Value::new(1.0), Value::new(1.0));
+    let (p, q) = (Value::new(1.0), Value::new(1.0));
+    let y = (&p * &xa) / (&q * &xb);
+    let samples = [
+        vec![1e-200, 1e-200],
+        vec![0.0, 1e-200],
+        vec![1e200, 1e200],
+        vec![-3e-170, 2e-170],
+    ];
+    let div = case(
+        "div_edges",
+        &y,
+        &[],
+        &[("x", &[xa, xb])],
+        &[p, q.clone()],
+        &samples,
+    );
+    // (q's gradient is -(a/b)/b · x_b: -1 at the first sample, where -a/(b*b) gave -inf.)
+    assert_eq!(div.want[0].1.as_ref().map(|g| g[1]), Some(-1.0));
+    c_equals_tape(vec![div]);
 }
 
 #[test]
@@ -596,6 +624,49 @@ fn float_c_trains_the_demo_close_to_the_double_tape() -> Result<(), Error> {
             "step {k}: {c} (float C) vs {loss} (tape)"
         );
     }
+    Ok(())
+}
+
+// sqrt's slope at -0.0 is +inf, in the C as in the engine (a gradient the tape reports
+// as an error, so the comparisons above, which skip such samples, do not see it).
+#[test]
+fn the_slope_of_sqrt_at_minus_zero_is_plus_infinity_in_c_too() {
+    let p = Value::new(-0.0);
+    let y = p.sqrt();
+    y.backward();
+    assert_eq!(p.grad(), f64::INFINITY);
+    let tape = Tape::compile(&y).unwrap();
+    let code = CodeGen::new(&tape, "sqrt_m0")
+        .parameters(std::slice::from_ref(&p))
+        .generate()
+        .unwrap();
+    let got = run(&build(&code, &[], "cc", C_FLAGS), "f\nb\n");
+    assert_eq!(
+        (got[0][0].to_bits(), got[1][0]),
+        ((-0.0f64).to_bits(), f64::INFINITY)
+    );
+}
+
+// A number beyond float's range (3.4e38) is infinite as a float: the float C must say
+// HUGE_VALF, not `inff` (which is no C: the file did not compile), whether the number is
+// a leaf's value when the C was written or a constant of the graph.
+#[test]
+fn float_c_compiles_with_numbers_beyond_floats_range() -> Result<(), Error> {
+    let (x, w) = (Value::new(1e300), Value::new(0.5));
+    let y = &x * &w - &w * 1e39;
+    let tape = Tape::compile(&y)?;
+    let code = CodeGen::new(&tape, "huge32")
+        .input("x", std::slice::from_ref(&x))
+        .parameters(std::slice::from_ref(&w))
+        .precision(Precision::F32)
+        .generate()?;
+    assert!(!code.source.contains("inff"), "{}", code.source);
+    let exe = build(&code, &["x"], "cc", C_FLAGS);
+    let got = run(&exe, &format!("f\ni{}\nf\n", hex(&[2.0])));
+    // As floats, x = 1e300 and 1e39 are inf: inf * 0.5 - inf is NaN; then at x = 2,
+    // 1 - inf is -inf.
+    assert!(got[0][0].is_nan(), "{:?}", got[0]);
+    assert_eq!(got[1][0], f64::NEG_INFINITY);
     Ok(())
 }
 

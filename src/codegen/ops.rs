@@ -54,10 +54,13 @@ impl Real {
     }
 
     /// `x` as a C constant of the precision: the shortest decimal that reads back as
-    /// `x` (rounded to `float` first in `F32`), in parentheses if negative.
+    /// `x` (rounded to `float` first in `F32`, where a number beyond float's range is
+    /// infinite: `HUGE_VALF`), in parentheses if negative.
     pub(super) fn num(&self, x: f64) -> String {
         let f32 = self.precision == Precision::F32;
-        let text = match (x.is_nan(), x.is_infinite(), f32) {
+        // (Rounded to float first: 1e300 is inf there, and `inff` is no C.)
+        let infinite = x.is_infinite() || (f32 && (x as f32).is_infinite());
+        let text = match (x.is_nan(), infinite, f32) {
             (true, _, _) => "NAN".to_owned(),
             (_, true, false) => "HUGE_VAL".to_owned(),
             (_, true, true) => "HUGE_VALF".to_owned(),
@@ -145,7 +148,7 @@ impl Real {
             Op::Add => (one.clone(), Some(one)),
             Op::Sub => (one, Some(n(-1.0))),
             Op::Mul => (b.to_owned(), Some(a.to_owned())),
-            Op::Div => (format!("{one} / {b}"), Some(format!("-{a} / ({b} * {b})"))),
+            Op::Div => (format!("{one} / {b}"), Some(format!("-{out} / {b}"))),
             Op::Neg => one_parent(n(-1.0)),
             Op::Relu => one_parent(format!("({out} > {zero} ? {one} : {zero})")),
             Op::LeakyRelu => one_parent(format!("({a} > {zero} ? {one} : {})", n(c[0]))),
@@ -155,14 +158,22 @@ impl Real {
             Op::Exp => one_parent(out.to_owned()),
             Op::Ln => one_parent(format!("({one} / {a})")),
             Op::Log1p => one_parent(format!("({one} / ({one} + {a}))")),
-            Op::Sqrt => one_parent(format!("({} / {out})", n(0.5))),
+            // (functions.rs: `out + 0.0`, +0.0 for -0.0; not folded without fast-math.)
+            Op::Sqrt => one_parent(format!("({} / ({out} + {zero}))", n(0.5))),
             Op::Sin => one_parent(self.call("cos", a)),
             Op::Cos => one_parent(format!("-{}", self.call("sin", a))),
-            Op::Powf => one_parent(format!(
-                "{} * {}",
-                n(c[0]),
-                self.call("pow", &format!("{a}, {} - {one}", n(c[0])))
-            )),
+            Op::Powf => {
+                let rule = format!(
+                    "{} * {}",
+                    n(c[0]),
+                    self.call("pow", &format!("{a}, {} - {one}", n(c[0])))
+                );
+                // (powers.rs: zeroth_or, 0 for n = 0 at x = 0.)
+                one_parent(match c[0] == 0.0 {
+                    true => format!("({a} == {zero} ? {zero} : {rule})"),
+                    false => rule,
+                })
+            }
             Op::Powi => one_parent(match c[0] as i32 {
                 0 => zero,
                 // (n - 1 does not fit in an int: x^(n-1) = x^n / x.)
@@ -191,7 +202,9 @@ impl Real {
                     "({out} == {zero} ? {zero} : {out} * {})",
                     self.call("log", a)
                 );
-                let da = format!("{b} * {}", self.call("pow", &format!("{a}, {b} - {one}")));
+                let rule = format!("{b} * {}", self.call("pow", &format!("{a}, {b} - {one}")));
+                // (powers.rs: zeroth_or, 0 for b = 0 at a = 0.)
+                let da = format!("({b} == {zero} && {a} == {zero} ? {zero} : {rule})");
                 (da, Some(db))
             }
             Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
@@ -250,5 +263,15 @@ mod tests {
         assert_eq!(r.num(-0.0), "(-0.0)");
         assert_eq!(r.num(f64::NEG_INFINITY), "(-HUGE_VAL)");
         assert_eq!(Real::new(Precision::F32).num(0.1), "0.1f");
+    }
+
+    // A double beyond float's range rounds to an infinite float: HUGE_VALF, not `inff`.
+    #[test]
+    fn numbers_beyond_floats_range_are_huge_valf_in_float_c() {
+        let r = Real::new(Precision::F32);
+        assert_eq!(r.num(1e300), "HUGE_VALF");
+        assert_eq!(r.num(-1e39), "(-HUGE_VALF)");
+        assert_eq!(r.num(f64::from(f32::MAX)), format!("{:?}f", f32::MAX));
+        assert_eq!(Real::new(Precision::F64).num(1e300), "1e300");
     }
 }

@@ -52,6 +52,12 @@ pub(crate) const MUL: Rule2 = Rule2 {
 
 impl Value {
     /// `a / b`: d/da = 1/b, d/db = -a/b² (Python builds it as `a * b**-1`).
+    ///
+    /// d/db is computed as `-out / b`, that is -(a/b)/b: `-a / (b * b)` would square b
+    /// first, which overflows or underflows where the gradient itself is an ordinary
+    /// number (at a = b = 1e-200 it gave -∞ for -1e200, at a = 0, b = 1e-200 NaN for
+    /// -0, at a = b = 1e200 -0 for -1e-200). The two agree with Python's
+    /// `(-1 * b**-2) * a` to 2 ulps where b² is a double.
     pub(crate) fn div_value(&self, other: &Value) -> Value {
         self.binary(other, Op::Div)
     }
@@ -60,7 +66,7 @@ impl Value {
 /// `a / b`.
 pub(crate) const DIV: Rule2 = Rule2 {
     forward: |a, b| a / b,
-    local_grads: |a, b, _out| (1.0 / b, -a / (b * b)),
+    local_grads: |_a, b, out| (1.0 / b, -out / b),
 };
 
 impl Value {

@@ -82,7 +82,7 @@ pub(crate) const LOG1P: Rule1 = Rule1 {
 impl Value {
     /// The square root; NaN for negative numbers, as for `f64`.
     ///
-    /// Derivative: 1 / (2·√x) (∞ at 0).
+    /// Derivative: 1 / (2·√x) (+∞ at 0, and at -0.0, whose square root is -0.0).
     ///
     /// ```
     /// let x = micrograd::Value::new(4.0);
@@ -99,7 +99,8 @@ impl Value {
 /// `sqrt`.
 pub(crate) const SQRT: Rule1 = Rule1 {
     forward: |x, _| x.sqrt(),
-    local_grad: |_x, out, _| 0.5 / out,
+    // (`out + 0.0` is `out`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
+    local_grad: |_x, out, _| 0.5 / (out + 0.0),
 };
 
 impl Value {

@@ -21,7 +21,8 @@ pub struct LeafCheck {
     pub label: Option<String>,
     /// The gradient from `backward()`.
     pub backward: f64,
-    /// The central difference `(f(x + h) - f(x - h)) / 2h`.
+    /// The central difference `(f(x + s) - f(x - s)) / 2s`, with `s = h·max(1, |x|)`
+    /// (see [`check_gradients`]).
     pub numerical: f64,
     /// `|backward - numerical| / max(1, |backward|, |numerical|)`: relative for
     /// gradients larger than 1, absolute below (where a relative error would blow up
@@ -74,20 +75,27 @@ impl fmt::Display for GradientCheck {
 /// `build` must build the expression afresh from the leaves each time it is called (a
 /// closure that captures them). The check zeroes the leaves' grads, builds the
 /// expression and runs [`try_backward`](Value::try_backward) on it; then, for each leaf
-/// in turn, sets its data to `x + h` and `x - h`, builds the expression twice more and
-/// takes the difference, and puts the data back. The leaves keep the gradients of this
-/// one `backward()`.
+/// in turn, sets its data to `x + s` and `x - s`, builds the expression twice more and
+/// divides the difference by the distance between the two points, and puts the data
+/// back. The leaves keep the gradients of this one `backward()`.
 ///
-/// The error of the central difference is of order h² (plus rounding of order
-/// ε/h, ε ≈ 1e-16), so `h = 1e-6` usually gives about 1e-9; the lecture's `h = 0.001`
+/// The step `s` is `h` for |x| ≤ 1 and `h·|x|` above: a fixed `h = 1e-6` at x = 1e12
+/// would not move x at all (the doubles there are 1.2e-4 apart), and at x = 1e10 it
+/// would move it by 1.9e-6 instead of 1e-6 and leave f's rounding far larger than the
+/// difference. The distance divided by is `(x + s) - (x - s)` as computed, not `2s`.
+///
+/// The error of the central difference is of order s² (plus rounding of order
+/// ε/s, ε ≈ 1e-16), so `h = 1e-6` usually gives about 1e-9; the lecture's `h = 0.001`
 /// gives about 1e-6. Kinks (relu at 0, `max` at a tie) disagree by design.
 ///
 /// # Errors
 ///
 /// [`Error::InvalidInput`] if `leaves` is empty, if one of them is not a leaf (nudging
-/// a computed value would not change the rebuilt expression; the message names it), if
-/// `h` is not a positive finite number, or if a nudged expression is not finite (the
-/// message names the leaf). [`Error::NonFinite`] from `try_backward`.
+/// a computed value would not change the rebuilt expression; the message names it) or
+/// is marked [`no_grad`](Value::no_grad) (its gradient is never computed), if
+/// `h` is not a positive finite number, if `h` is too small to move a leaf at all, or if
+/// a nudged expression is not finite (the message names the leaf).
+/// [`Error::NonFinite`] from `try_backward`.
 ///
 /// ```
 /// use micrograd::{engine::check_gradients, Value};
@@ -129,6 +137,14 @@ pub fn check_gradients(
             v.op()
         )));
     }
+    if let Some((i, v)) = leaves.iter().enumerate().find(|(_, v)| !v.requires_grad()) {
+        return Err(Error::InvalidInput(format!(
+            "value #{i}{} was marked no_grad(), so backward() computes no gradient for it \
+             and there is nothing to check; leave it out, or check a leaf made without \
+             no_grad()",
+            describe(v)
+        )));
+    }
     for leaf in leaves {
         leaf.zero_grad();
     }
@@ -138,11 +154,22 @@ pub fn check_gradients(
         .enumerate()
         .map(|(index, leaf)| {
             let x = leaf.data();
+            // (Relative above 1, so that the step is never lost in x's rounding; the
+            // distance is the one between the doubles x ± s really are.)
+            let s = h * x.abs().max(1.0);
+            let distance = (x + s) - (x - s);
+            if distance.is_nan() || distance <= 0.0 {
+                return Err(Error::InvalidInput(format!(
+                    "h = {h:e} is too small to move value #{index}{} (x = {x}): x + {s:e} \
+                     and x - {s:e} are the same double; take a larger h such as 1e-6",
+                    describe(leaf)
+                )));
+            }
             let at = |t: f64| {
                 leaf.set_data(t);
                 build().data()
             };
-            let (up, down) = (at(x + h), at(x - h));
+            let (up, down) = (at(x + s), at(x - s));
             leaf.set_data(x);
             if !(up.is_finite() && down.is_finite()) {
                 return Err(Error::InvalidInput(format!(
@@ -151,7 +178,7 @@ pub fn check_gradients(
                     describe(leaf)
                 )));
             }
-            let numerical = (up - down) / (2.0 * h);
+            let numerical = (up - down) / distance;
             let backward = leaf.grad();
             let scale = 1f64.max(backward.abs()).max(numerical.abs());
             Ok(LeafCheck {

@@ -9,7 +9,9 @@ use super::value::Value;
 impl Value {
     /// xⁿ for a constant exponent: micrograd's `x ** n` (shown as op `"**"`).
     ///
-    /// Derivative: n·xⁿ⁻¹.
+    /// Derivative: n·xⁿ⁻¹, and 0 for n = 0 at x = 0, where x⁰ is flat but 0·0⁻¹ would
+    /// be NaN (Python raises `ZeroDivisionError` there; everywhere else the numbers are
+    /// Python's).
     ///
     /// ```
     /// let x = micrograd::Value::new(3.0);
@@ -28,7 +30,7 @@ pub(crate) const POWF: Rule1 = Rule1 {
     // Python: out = Value(self.data**other, (self,), f'**{other}')
     forward: |x, c| x.powf(c[0]),
     // Python: self.grad += (other * self.data**(other-1)) * out.grad
-    local_grad: |x, _out, c| c[0] * x.powf(c[0] - 1.0),
+    local_grad: |x, _out, c| zeroth_or(c[0], x, |n| n * x.powf(n - 1.0)),
 };
 
 impl Value {
@@ -65,7 +67,8 @@ impl Value {
     /// aᵇ with a `Value` exponent, which micrograd refuses (`assert isinstance(other,
     /// (int, float))`); here the exponent gets a gradient too.
     ///
-    /// Derivatives: d/da = b·aᵇ⁻¹; d/db = aᵇ·ln(a), taken as 0 where aᵇ = 0 (a = 0 with
+    /// Derivatives: d/da = b·aᵇ⁻¹, taken as 0 at a = b = 0 (as for
+    /// [`powf`](Value::powf)); d/db = aᵇ·ln(a), taken as 0 where aᵇ = 0 (a = 0 with
     /// b > 0) and NaN for a < 0, where aᵇ has no derivative in b.
     ///
     /// ```
@@ -89,6 +92,18 @@ pub(crate) const POW: Rule2 = Rule2 {
     // d/db = a^b ln a, taken as 0 where a^b = 0 (a = 0, b > 0).
     local_grads: |a, b, out| {
         let db = if out == 0.0 { 0.0 } else { out * a.ln() };
-        (b * a.powf(b - 1.0), db)
+        (zeroth_or(b, a, |b| b * a.powf(b - 1.0)), db)
     },
 };
+
+/// d xⁿ / dx = n·xⁿ⁻¹ by `power_rule(n)`, except for n = 0 at x = 0: 0 there (x⁰ is flat;
+/// 0·0⁻¹ would be NaN). Elsewhere `power_rule`'s number as it is (for n = 0, x < 0 it is
+/// -0.0, Python's `0 * x**-1`).
+#[inline(always)]
+fn zeroth_or(n: f64, x: f64, power_rule: impl Fn(f64) -> f64) -> f64 {
+    if n == 0.0 && x == 0.0 {
+        0.0
+    } else {
+        power_rule(n)
+    }
+}

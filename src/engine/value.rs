@@ -611,7 +611,8 @@ impl Value {
             let mut node = self.0.borrow_mut();
             assert!(
                 node.op == Op::Leaf,
-                "no_grad() on a value computed by `{}`: only a leaf (Value::new) can be marked;                  a computed value needs a gradient exactly when one of its parents does",
+                "no_grad() on a value computed by `{}`: only a leaf (Value::new) can be \
+                 marked; a computed value needs a gradient exactly when one of its parents does",
                 node.op_name()
             );
             node.requires_grad = false;

@@ -10,7 +10,9 @@ use crate::{Error, Value};
 ///
 /// # Errors
 ///
-/// [`Error::InvalidInput`] when the lengths differ or are 0.
+/// [`Error::InvalidInput`] when the lengths differ or are 0, or when a score or a label
+/// is NaN (the message names it). Python counts a NaN score as a negative prediction,
+/// so a model whose scores went NaN would still score "right" on every negative sample.
 ///
 /// ```
 /// use micrograd::{loss, Value};
@@ -21,6 +23,17 @@ use crate::{Error, Value};
 /// ```
 pub fn binary_accuracy(scores: &[Value], labels: &[f64]) -> Result<f64, Error> {
     check_batch(scores.len(), "labels", labels.len())?;
+    if let Some(i) = scores.iter().position(|s| s.data().is_nan()) {
+        return Err(Error::InvalidInput(format!(
+            "score {i} is NaN, which has no sign; find where the model's output became NaN \
+             with try_backward"
+        )));
+    }
+    if let Some(i) = labels.iter().position(|y| y.is_nan()) {
+        return Err(Error::InvalidInput(format!(
+            "label {i} is NaN; labels must be ±1 or 0/1"
+        )));
+    }
     let correct = scores
         .iter()
         .zip(labels)
@@ -63,8 +76,9 @@ pub fn argmax(outputs: &[Value]) -> Result<usize, Error> {
 ///
 /// # Errors
 ///
-/// [`Error::InvalidInput`] when the batch sizes differ or are 0, or when [`argmax`]
-/// rejects a row (the message names it).
+/// [`Error::InvalidInput`] when the batch sizes differ or are 0, when a class is out of
+/// range for its row (no output stands for it, so the row could never count as right),
+/// or when [`argmax`] rejects a row (the message names the row).
 ///
 /// ```
 /// use micrograd::{loss, Value};
@@ -82,7 +96,15 @@ pub fn multiclass_accuracy<R: AsRef<[Value]>>(
     check_batch(logits.len(), "classes", classes.len())?;
     let mut correct = 0;
     for (i, (row, &c)) in logits.iter().zip(classes).enumerate() {
-        let predicted = argmax(row.as_ref()).map_err(in_row(i))?;
+        let row = row.as_ref();
+        if c >= row.len() {
+            return Err(in_row(i)(Error::InvalidInput(format!(
+                "class {c} is out of range for {} outputs; classes are 0..{}",
+                row.len(),
+                row.len()
+            ))));
+        }
+        let predicted = argmax(row).map_err(in_row(i))?;
         correct += usize::from(predicted == c);
     }
     Ok(correct as f64 / logits.len() as f64)

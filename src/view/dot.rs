@@ -86,6 +86,8 @@ impl Value {
     /// for each value (without the label part when it has none) and a small node for
     /// each op (showing `powf`'s exponent as Python's `_op` does: `**2`), with edges from
     /// inputs to the op to its result. An input used twice (`a * a`) gets two edges.
+    /// Labels and custom op names are the user's text: they are escaped, so any text
+    /// (quotes, backslashes, `{ | }`, line breaks) gives a file Graphviz reads.
     ///
     /// Render it with `dot -Tsvg graph.dot -o graph.svg`.
     ///
@@ -136,13 +138,15 @@ impl Value {
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  n{i} [shape=record, label=\"{{ {label}data {:.4} | grad {:.4} }}\"];",
-                node.data, node.grad
+                "  n{i} [shape=record, label=\"{{ {label}data {} | grad {} }}\"];",
+                fixed4(node.data),
+                fixed4(node.grad)
             );
             if let (Op::Neuron(act), true) = (node.op, options.as_python) {
                 python_neuron(&mut out, i, &node, act, id);
             } else if node.op != Op::Leaf {
-                let _ = writeln!(out, "  n{i}op [label=\"{}\"];", op_label(&node));
+                let label = escape_string(&op_label(&node));
+                let _ = writeln!(out, "  n{i}op [label=\"{label}\"];");
                 let _ = writeln!(out, "  n{i}op -> n{i};");
                 for parent in node.parents() {
                     let _ = writeln!(out, "  n{} -> n{i}op;", id(parent));
@@ -168,7 +172,9 @@ fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(
     let record = |out: &mut String, name: &str, data: f64| {
         let _ = writeln!(
             out,
-            "  {name} [shape=record, label=\"{{ data {data:.4} | grad {g:.4} }}\"];"
+            "  {name} [shape=record, label=\"{{ data {} | grad {} }}\"];",
+            fixed4(data),
+            fixed4(g)
         );
     };
     let op = |out: &mut String, name: &str, label: &str, inputs: &[&str]| {
@@ -220,6 +226,35 @@ pub(crate) fn op_label(node: &Node) -> String {
     }
 }
 
+/// `x` with 4 decimals, as Python's `"%.4f" % x` writes it (the notebook's records):
+/// `2.0000`, `-0.0000`, `inf`, and `nan` where Rust's `{:.4}` writes `NaN`.
+pub(crate) fn fixed4(x: f64) -> String {
+    if x.is_nan() {
+        "nan".to_owned()
+    } else {
+        format!("{x:.4}")
+    }
+}
+
+/// Escapes a plain (not record) label for a DOT string: a custom op's name is the
+/// user's text, and a `"` in it would end the string, a `\` start an escape (`\N` is
+/// the node's id to Graphviz); a line break becomes DOT's `\n`.
+fn escape_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => {}
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Escapes the characters that are special inside a Graphviz record label; a line break
 /// becomes DOT's `\n` (a raw one would be dropped).
 fn escape_record(text: &str) -> String {
@@ -240,7 +275,7 @@ fn escape_record(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::escape_record;
+    use super::{escape_record, escape_string};
 
     // Graphviz reads `{ } | < >` as record structure and drops a raw line break.
     #[test]
@@ -248,5 +283,13 @@ mod tests {
         assert_eq!(escape_record("a{b}|<c>"), r"a\{b\}\|\<c\>");
         assert_eq!(escape_record("say \"hi\"\\"), r#"say \"hi\"\\"#);
         assert_eq!(escape_record("two\nlines"), r"two\nlines");
+    }
+
+    // An op's node is a plain label: only `"`, `\` and line breaks are special.
+    #[test]
+    fn plain_labels_escape_quotes_backslashes_and_line_breaks() {
+        assert_eq!(escape_string("a{b}|<c>"), "a{b}|<c>");
+        assert_eq!(escape_string("say \"hi\"\\N"), r#"say \"hi\"\\N"#);
+        assert_eq!(escape_string("two\r\nlines"), r"two\nlines");
     }
 }

@@ -130,9 +130,9 @@ fn place(trace: &Trace, widths: &[f64]) -> (Vec<Place>, f64, f64) {
 }
 
 /// `data` / `grad` as the drawing shows them: 4 decimals, as `to_dot` and Python's
-/// `"%.4f"`.
+/// `"%.4f"` (`nan` for NaN).
 fn shown(x: f64) -> String {
-    format!("{x:.4}")
+    super::dot::fixed4(x)
 }
 
 /// Writes the page's data: nodes (with their place and rule), then steps.

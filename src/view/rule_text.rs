@@ -98,7 +98,7 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
                 "other.grad += self.data * (-1 * other.data**-2) * out.grad",
             ],
             &[
-                "local_grads: |a, b, _out| (1.0 / b, -a / (b * b)),",
+                "local_grads: |_a, b, out| (1.0 / b, -out / b),",
                 BINARY_A,
                 BINARY_B,
             ],
@@ -147,7 +147,10 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
         Op::Powf => (
             Engine,
             &["self.grad += (other * self.data**(other-1)) * out.grad"],
-            &["local_grad: |x, _out, c| c[0] * x.powf(c[0] - 1.0),", UNARY],
+            &[
+                "local_grad: |x, _out, c| zeroth_or(c[0], x, |n| n * x.powf(n - 1.0)),",
+                UNARY,
+            ],
         ),
         Op::Pow => (
             NotInMicrograd,
@@ -157,7 +160,7 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
             ],
             &[
                 "let db = if out == 0.0 { 0.0 } else { out * a.ln() };",
-                "(b * a.powf(b - 1.0), db)",
+                "(zeroth_or(b, a, |b| b * a.powf(b - 1.0)), db)",
                 BINARY_A,
                 BINARY_B,
             ],
@@ -165,7 +168,7 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
         Op::Sqrt => (
             NotInMicrograd,
             &["self.grad += 0.5 / out.data * out.grad"],
-            &["local_grad: |_x, out, _| 0.5 / out,", UNARY],
+            &["local_grad: |_x, out, _| 0.5 / (out + 0.0),", UNARY],
         ),
         Op::Abs => (
             NotInMicrograd,
