@@ -145,6 +145,23 @@ fn clamp_with_bounds_the_wrong_way_round_is_a_programming_error() {
     let _ = Value::new(0.5).clamp(1.0, 0.0);
 }
 
+// A slope that is not a number would give NaN for every x ≤ 0, first on the tape or
+// only once the data reaches the negative side: refused at once, as clamp's NaN bounds
+// are (and as Neuron::new refuses Activation::LeakyRelu(f64::NAN)).
+#[test]
+#[should_panic(expected = "leaky_relu(NaN): the slope must be a finite number")]
+fn leaky_relu_with_a_nan_slope_is_a_programming_error() {
+    let _ = Value::new(1.0).leaky_relu(f64::NAN);
+}
+
+#[test]
+fn leaky_relu_with_an_infinite_slope_is_a_programming_error() {
+    for slope in [f64::INFINITY, f64::NEG_INFINITY] {
+        let refused = std::panic::catch_unwind(|| Value::new(1.0).leaky_relu(slope));
+        assert!(refused.is_err(), "leaky_relu({slope}) was accepted");
+    }
+}
+
 #[test]
 fn powi_is_repeated_multiplication_and_its_zeroth_power_has_no_gradient() {
     let x = Value::new(1.1);

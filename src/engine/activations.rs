@@ -35,6 +35,14 @@ impl Value {
     ///
     /// Derivative: 1 where x > 0, else `slope` (at 0 it is `slope`, like ReLU'(0) = 0).
     ///
+    /// # Panics
+    ///
+    /// If `slope` is NaN or infinite (a programming error, as `clamp` with NaN bounds
+    /// is: the output would be NaN, or ±∞, for every x ≤ 0, perhaps only once the data
+    /// reaches that side; [`Neuron::new`](crate::nn::Neuron::new) refuses such a
+    /// [`LeakyRelu`](crate::nn::Activation::LeakyRelu) too). A slope read from data can
+    /// be checked with `f64::is_finite` first.
+    ///
     /// ```
     /// let x = micrograd::Value::new(-2.0);
     /// let y = x.leaky_relu(0.1);
@@ -43,6 +51,10 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn leaky_relu(&self, slope: f64) -> Value {
+        assert!(
+            slope.is_finite(),
+            "leaky_relu({slope}): the slope must be a finite number, such as leaky_relu(0.01)"
+        );
         self.unary(Op::LeakyRelu, [slope, 0.0])
     }
 }

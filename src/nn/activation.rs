@@ -46,6 +46,11 @@ pub enum Activation {
 
 impl Activation {
     /// Applies the function to `x`; `Linear` returns `x` itself (the same node).
+    ///
+    /// # Panics
+    ///
+    /// If `self` is a `LeakyRelu` whose slope is NaN or infinite (as
+    /// [`Value::leaky_relu`] does).
     pub fn apply(&self, x: &Value) -> Value {
         match *self {
             Activation::Relu => x.relu(),
