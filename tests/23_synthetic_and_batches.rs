@@ -191,6 +191,32 @@ fn a_zero_batch_size_or_unequal_lengths_are_errors() {
     assert!(matches!(broken.batches(2), Err(Error::InvalidInput(_))));
 }
 
+// An empty data set has no batches: a training loop over them would do nothing, and
+// its mean loss (a sum over no batches divided by 0) would be NaN. An error instead.
+#[test]
+fn batches_of_an_empty_data_set_are_an_error() {
+    let err = Dataset::default()
+        .batches(4)
+        .err()
+        .expect("an empty data set");
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    assert!(err.to_string().contains("no samples"), "{err}");
+}
+
+// Rows of different widths: the model would report InputWidth only at the first wrong
+// row it meets, perhaps epochs later; batches names the first one at once.
+#[test]
+fn batches_name_the_first_row_of_another_width() {
+    let mut data = numbered(5);
+    data.inputs[3].push(0.0);
+    data.inputs[4].pop();
+    let err = data.batches(2).err().expect("ragged rows");
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    let msg = err.to_string();
+    assert!(msg.contains("inputs[3] has 3 features"), "{msg}");
+    assert!(msg.contains("inputs[0] has 2"), "{msg}");
+}
+
 #[test]
 fn shuffle_refuses_mismatched_lengths_as_batches_does_and_changes_nothing() {
     let mut broken = numbered(3);

@@ -10,8 +10,11 @@ impl Dataset {
     ///
     /// # Errors
     ///
-    /// [`Error::HyperParameter`] if `batch_size` is 0; [`Error::InvalidInput`] if `inputs`
-    /// and `labels` differ in length.
+    /// [`Error::HyperParameter`] if `batch_size` is 0. [`Error::InvalidInput`] if `inputs`
+    /// and `labels` differ in length, if there are no samples (a training loop over no
+    /// batches would silently do nothing), or if a row's width differs from the first
+    /// row's (the message names the first such row; a model would report
+    /// [`Error::InputWidth`] only when it reached it).
     ///
     /// ```
     /// let data = micrograd::data::moons100();
@@ -31,6 +34,15 @@ impl Dataset {
             });
         }
         self.check_lengths()?;
+        if self.is_empty() {
+            return Err(Error::InvalidInput(
+                "the data set has no samples, so it has no batches and a training loop \
+                 over them would do nothing; load or make some samples first (was a file \
+                 empty, or everything split off?)"
+                    .to_string(),
+            ));
+        }
+        self.check_widths()?;
         Ok(self
             .inputs
             .chunks(batch_size)

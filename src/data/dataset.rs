@@ -11,6 +11,9 @@ use crate::Error;
 /// Labels are plain numbers: `-1.0`/`+1.0` for micrograd's two-class SVM loss, a class
 /// index `0.0, 1.0, ...` for multi-class data such as MNIST.
 ///
+/// Every row should have the same width: [`batches`](Self::batches) checks it (and that
+/// there is a label per row and at least one sample) before it hands out any batch.
+///
 /// ```
 /// use micrograd::data::Dataset;
 /// let xor = Dataset {
@@ -117,6 +120,19 @@ impl Dataset {
             inputs: self.inputs.split_off(keep),
             labels: self.labels.split_off(keep),
         })
+    }
+
+    /// `Ok` if every row is as wide as the first.
+    pub(super) fn check_widths(&self) -> Result<(), Error> {
+        let width = self.width();
+        match self.inputs.iter().position(|row| row.len() != width) {
+            None => Ok(()),
+            Some(i) => Err(Error::InvalidInput(format!(
+                "inputs[{i}] has {} features but inputs[0] has {width}; every row of a data \
+                 set needs the same number of features (the model's input width)",
+                self.inputs[i].len()
+            ))),
+        }
     }
 
     /// `Ok` if there is one label per input row.
