@@ -89,6 +89,22 @@ fn the_numerical_check_names_the_leaf_whose_gradient_is_wrong() {
     );
 }
 
+// An error that is NaN is the worst there is: here x's central difference overflows
+// ((1.7e308 - -1.7e308) / 2 = inf, and |1.7e308 - inf| / inf is NaN). It must not hide
+// behind y's error of 0, or the check would say "fine" past it.
+#[test]
+fn the_numerical_check_reports_a_nan_error_as_the_worst() {
+    let y = Value::new(1.0).with_label("y");
+    let x = Value::new(0.0).with_label("x");
+    let check = check_gradients(&[&y, &x], 1.0, || &x * 1.7e308 + &y).unwrap();
+    assert_eq!(check.leaves[0].error, 0.0);
+    assert!(check.leaves[1].error.is_nan(), "{:?}", check.leaves[1]);
+    assert_eq!(check.worst().label.as_deref(), Some("x"));
+    assert!(check.max_error().is_nan(), "{check}");
+    let fine = check.max_error() < 1e-8; // the usual test of a check: false past a NaN
+    assert!(!fine, "{check}");
+}
+
 // A right gradient at a large x is no error: the nudge is relative to x there. With a
 // fixed h = 1e-6, x = 1e10 moves by 1.9e-6 each way (x ± h rounds to the nearest double)
 // and x² has an ulp of 16384, so the estimate was 39% off; at x = 1e12, x ± h is x and

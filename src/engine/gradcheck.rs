@@ -26,7 +26,8 @@ pub struct LeafCheck {
     pub numerical: f64,
     /// `|backward - numerical| / max(1, |backward|, |numerical|)`: relative for
     /// gradients larger than 1, absolute below (where a relative error would blow up
-    /// the rounding noise of a gradient that is 0).
+    /// the rounding noise of a gradient that is 0). NaN where the central difference
+    /// overflowed to ±∞ (∞ / ∞): the worst error, for [`GradientCheck::worst`].
     pub error: f64,
 }
 
@@ -39,15 +40,30 @@ pub struct GradientCheck {
 }
 
 impl GradientCheck {
-    /// The leaf with the largest error (the first of equals).
+    /// The leaf with the largest error (the first of equals). An error that is NaN
+    /// (a central difference that overflowed, say) is larger than any number: the first
+    /// such leaf is the worst.
+    ///
+    /// # Panics
+    ///
+    /// If `leaves` is empty (never for a check from [`check_gradients`], which refuses
+    /// an empty list; the field is public).
     pub fn worst(&self) -> &LeafCheck {
+        let worse = |l: &LeafCheck, than: &LeafCheck| {
+            l.error > than.error || (l.error.is_nan() && !than.error.is_nan())
+        };
         self.leaves
             .iter()
-            .reduce(|worst, l| if l.error > worst.error { l } else { worst })
+            .reduce(|worst, l| if worse(l, worst) { l } else { worst })
             .expect("check_gradients refuses an empty list of leaves")
     }
 
-    /// The largest error over all leaves (see [`LeafCheck::error`]).
+    /// The largest error over all leaves (see [`LeafCheck::error`]); NaN if any error
+    /// is NaN, so that `max_error() < tolerance` is false.
+    ///
+    /// # Panics
+    ///
+    /// If `leaves` is empty, as [`worst`](Self::worst).
     pub fn max_error(&self) -> f64 {
         self.worst().error
     }
