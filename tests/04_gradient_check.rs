@@ -113,6 +113,22 @@ fn the_slope_of_sqrt_at_minus_zero_is_plus_infinity() {
     }
 }
 
+// ln x rises from -∞ at 0 with an infinite slope: 1/x is +∞ at 0, and at -0.0 too
+// (ln(-0.0) is -∞, as ln(0.0)). 1 / -0.0 was -∞, the wrong sign.
+#[test]
+fn the_slope_of_ln_at_minus_zero_is_plus_infinity() {
+    for x0 in [0.0, -0.0] {
+        let x = Value::new(x0);
+        let y = x.ln();
+        y.backward();
+        assert_eq!(
+            (y.data(), x.grad()),
+            (f64::NEG_INFINITY, f64::INFINITY),
+            "at {x0:?}"
+        );
+    }
+}
+
 #[test]
 fn sum_matches_finite_differences() {
     check("sum", |v| v.iter().sum(), &[0.5, -1.5, 2.0, 3.25]);

@@ -647,6 +647,22 @@ fn the_slope_of_sqrt_at_minus_zero_is_plus_infinity_in_c_too() {
     );
 }
 
+// ln's slope at -0.0 is +inf, in the C as in the engine.
+#[test]
+fn the_slope_of_ln_at_minus_zero_is_plus_infinity_in_c_too() {
+    let p = Value::new(-0.0);
+    let y = p.ln();
+    y.backward();
+    assert_eq!(p.grad(), f64::INFINITY);
+    let tape = Tape::compile(&y).unwrap();
+    let code = CodeGen::new(&tape, "ln_m0")
+        .parameters(std::slice::from_ref(&p))
+        .generate()
+        .unwrap();
+    let got = run(&build(&code, &[], "cc", C_FLAGS), "f\nb\n");
+    assert_eq!((got[0][0], got[1][0]), (f64::NEG_INFINITY, f64::INFINITY));
+}
+
 // A number beyond float's range (3.4e38) is infinite as a float: the float C must say
 // HUGE_VALF, not `inff` (which is no C: the file did not compile), whether the number is
 // a leaf's value when the C was written or a constant of the graph.

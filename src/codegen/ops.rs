@@ -156,7 +156,8 @@ impl Real {
             Op::Sigmoid => one_parent(format!("{out} * ({one} - {out})")),
             Op::Softplus => one_parent(self.helper(Helper::Logistic, format!("logistic({a})"))),
             Op::Exp => one_parent(out.to_owned()),
-            Op::Ln => one_parent(format!("({one} / {a})")),
+            // (functions.rs: `x + 0.0`, +0.0 for -0.0; not folded without fast-math.)
+            Op::Ln => one_parent(format!("({one} / ({a} + {zero}))")),
             Op::Log1p => one_parent(format!("({one} / ({one} + {a}))")),
             // (functions.rs: `out + 0.0`, +0.0 for -0.0; not folded without fast-math.)
             Op::Sqrt => one_parent(format!("({} / ({out} + {zero}))", n(0.5))),

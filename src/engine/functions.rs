@@ -35,7 +35,7 @@ impl Value {
     /// The natural logarithm. As for `f64`, `ln(0)` is -∞ and the logarithm of a
     /// negative number is NaN ([`try_backward`](Value::try_backward) reports it).
     ///
-    /// Derivative: 1 / x.
+    /// Derivative: 1 / x (+∞ at 0, and at -0.0, whose logarithm is -∞ as well).
     ///
     /// ```
     /// let x = micrograd::Value::new(2.0);
@@ -52,7 +52,8 @@ impl Value {
 /// `ln`.
 pub(crate) const LN: Rule1 = Rule1 {
     forward: |x, _| x.ln(),
-    local_grad: |x, _out, _| 1.0 / x,
+    // (`x + 0.0` is `x`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
+    local_grad: |x, _out, _| 1.0 / (x + 0.0),
 };
 
 impl Value {

@@ -142,7 +142,7 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
         Op::Ln => (
             NotInMicrograd,
             &["self.grad += (1 / self.data) * out.grad"],
-            &["local_grad: |x, _out, _| 1.0 / x,", UNARY],
+            &["local_grad: |x, _out, _| 1.0 / (x + 0.0),", UNARY],
         ),
         Op::Powf => (
             Engine,
