@@ -100,6 +100,28 @@ fn the_zeroth_power_has_derivative_zero_at_zero() {
     assert_eq!(tape.grad_of(&x).unwrap(), 0.0);
 }
 
+// Python (the lecture's rule for a Value exponent, which micrograd's package refuses):
+// other.grad += out.data * math.log(self.data) * out.grad  ->  ValueError for a < 0
+// aᵇ has no derivative in b for a < 0 (it is NaN for b not an integer): d/db is NaN there,
+// for a tiny a too, whose aᵇ underflows to 0 (it was 0 there, as at a = 0, silently).
+#[test]
+fn the_exponents_gradient_is_nan_for_every_negative_base() {
+    for a0 in [-2.0, -1e-200] {
+        let (a, b) = (Value::new(a0), Value::new(2.0));
+        let y = a.pow(&b);
+        y.backward();
+        assert!(b.grad().is_nan(), "at a = {a0:e}: d/db = {}", b.grad());
+        assert_eq!(a.grad(), 2.0 * a0, "at a = {a0:e}");
+        assert!(a.pow(&b).try_backward().is_err(), "at a = {a0:e}");
+    }
+    // at a = ±0 (b > 0) aᵇ is 0 for every b near: d/db is 0
+    for a0 in [0.0, -0.0] {
+        let (a, b) = (Value::new(a0), Value::new(2.0));
+        a.pow(&b).backward();
+        assert_eq!(b.grad(), 0.0, "at a = {a0:?}");
+    }
+}
+
 // √x rises from 0 with an infinite slope: 1/(2√x) is +∞ at 0, and at -0.0 (which
 // relu(-0.0), -x or x * 0.0 can give) too. sqrt(-0.0) is -0.0, and 0.5 / -0.0 was -∞,
 // the wrong sign.

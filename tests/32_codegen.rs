@@ -663,6 +663,24 @@ fn the_slope_of_ln_at_minus_zero_is_plus_infinity_in_c_too() {
     assert_eq!((got[0][0], got[1][0]), (f64::NEG_INFINITY, f64::INFINITY));
 }
 
+// pow's d/db is NaN for every negative base, in the C as in the engine: also for one
+// whose power underflows to 0, as (-1e-200)² does.
+#[test]
+fn the_exponents_gradient_at_a_tiny_negative_base_is_nan_in_c_too() {
+    let (a, b) = (Value::new(-1e-200), Value::new(2.0));
+    let y = a.pow(&b);
+    y.backward();
+    assert!(b.grad().is_nan());
+    let tape = Tape::compile(&y).unwrap();
+    let code = CodeGen::new(&tape, "pow_tiny")
+        .parameters(&[a, b])
+        .generate()
+        .unwrap();
+    let got = run(&build(&code, &[], "cc", C_FLAGS), "f\nb\n");
+    assert_eq!((got[0][0], got[1][0]), (0.0, -2e-200));
+    assert!(got[1][1].is_nan(), "d/db = {}", got[1][1]);
+}
+
 // A number beyond float's range (3.4e38) is infinite as a float: the float C must say
 // HUGE_VALF, not `inff` (which is no C: the file did not compile), whether the number is
 // a leaf's value when the C was written or a constant of the graph.

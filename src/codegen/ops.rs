@@ -199,8 +199,9 @@ impl Real {
                 )
             }
             Op::Pow => {
+                // (powers.rs: 0 where a^b = 0 for a >= 0; NaN for every a < 0.)
                 let db = format!(
-                    "({out} == {zero} ? {zero} : {out} * {})",
+                    "({out} == {zero} && {a} >= {zero} ? {zero} : {out} * {})",
                     self.call("log", a)
                 );
                 let rule = format!("{b} * {}", self.call("pow", &format!("{a}, {b} - {one}")));

@@ -68,8 +68,11 @@ impl Value {
     /// (int, float))`); here the exponent gets a gradient too.
     ///
     /// Derivatives: d/da = b·aᵇ⁻¹, taken as 0 at a = b = 0 (as for
-    /// [`powf`](Value::powf)); d/db = aᵇ·ln(a), taken as 0 where aᵇ = 0 (a = 0 with
-    /// b > 0) and NaN for a < 0, where aᵇ has no derivative in b.
+    /// [`powf`](Value::powf)); d/db = aᵇ·ln(a), taken as 0 where aᵇ = 0 with a ≥ 0
+    /// (a = 0 with b > 0, or aᵇ too small for an `f64`), and NaN for every a < 0, where
+    /// aᵇ has no derivative in b (also where aᵇ underflows to 0, as (-1e-200)² does;
+    /// Python's `math.log(a)` raises for a < 0, and
+    /// [`try_backward`](Value::try_backward) reports the NaN).
     ///
     /// ```
     /// use micrograd::Value;
@@ -89,9 +92,11 @@ impl Value {
 /// `pow` with a `Value` exponent.
 pub(crate) const POW: Rule2 = Rule2 {
     forward: |a, b| a.powf(b),
-    // d/db = a^b ln a, taken as 0 where a^b = 0 (a = 0, b > 0).
+    // d/db = a^b ln a, taken as 0 where a^b = 0 for a >= 0 (a = 0, b > 0, or an
+    // underflow); NaN (ln a) for every a < 0, one whose a^b underflows to 0 too.
     local_grads: |a, b, out| {
-        let db = if out == 0.0 { 0.0 } else { out * a.ln() };
+        let flat = out == 0.0 && a >= 0.0;
+        let db = if flat { 0.0 } else { out * a.ln() };
         (zeroth_or(b, a, |b| b * a.powf(b - 1.0)), db)
     },
 };

@@ -159,7 +159,8 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
                 "other.grad += out.data * math.log(self.data) * out.grad",
             ],
             &[
-                "let db = if out == 0.0 { 0.0 } else { out * a.ln() };",
+                "let flat = out == 0.0 && a >= 0.0;",
+                "let db = if flat { 0.0 } else { out * a.ln() };",
                 "(zeroth_or(b, a, |b| b * a.powf(b - 1.0)), db)",
                 BINARY_A,
                 BINARY_B,
