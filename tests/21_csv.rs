@@ -94,6 +94,15 @@ fn a_first_line_mixing_numbers_and_names_is_an_error_not_a_dropped_row() {
     assert!(message.contains("names only"), "{message}");
 }
 
+// Blank lines before it: the message names the line the mix is on, as the error's
+// position does, not line 1.
+#[test]
+fn a_mixed_first_line_after_blank_lines_is_named_by_its_own_number() {
+    let (line, column, message) = parse_failure(parse_csv("\n\n1,x,3\n4,5,6\n", "t.csv"));
+    assert_eq!((line, column), (3, 2));
+    assert!(message.contains("line 3 has numbers too"), "{message}");
+}
+
 #[test]
 fn a_row_with_an_empty_last_field_is_not_a_count_line() {
     // `1,2,` once passed for "1 sample of 2 features, no names" and was dropped.

@@ -74,7 +74,8 @@ impl Loader {
 /// - scikit-learn's count line is a header: two whole numbers then names only, e.g. iris's
 ///   `150,4,setosa,versicolor,virginica` (a name is not empty: `1,2,` is a data row
 ///   missing its last number, an error). Its counts are checked: the file must then hold
-///   exactly `150` data rows of `4` features (and the label), or it is an error on line 1;
+///   exactly `150` data rows of `4` features (and the label), or it is an error on the
+///   count line;
 /// - any other mix of numbers and names on the first line is an error naming the first
 ///   field that is not a number (a typo in the first data row is not silently dropped).
 ///
@@ -107,7 +108,7 @@ pub fn parse_csv(text: &str, name: impl AsRef<Path>) -> Result<Dataset, Error> {
     let Some(&(first_line, first)) = lines.peek() else {
         return Err(parse_error(path, 0, 0, "the file is empty: no data rows"));
     };
-    let header = classify_first_line(first)
+    let header = classify_first_line(first, first_line)
         .map_err(|(column, message)| parse_error(path, first_line, column, message))?;
     if header != FirstLine::Data {
         lines.next();
@@ -167,8 +168,9 @@ enum FirstLine {
 }
 
 /// Which [`FirstLine`] `line` is, or the 1-based column and message of a mix of numbers
-/// and names that is neither.
-fn classify_first_line(line: &str) -> Result<FirstLine, (usize, String)> {
+/// and names that is neither; `number` is the line's number in the file (after blank
+/// lines it is not 1), which the message names.
+fn classify_first_line(line: &str, number: usize) -> Result<FirstLine, (usize, String)> {
     let fields: Vec<&str> = line.split(',').map(str::trim).collect();
     let is_number = |field: &str| field.parse::<f64>().is_ok();
     let numbers = fields.iter().filter(|f| is_number(f)).count();
@@ -215,7 +217,7 @@ fn classify_first_line(line: &str) -> Result<FirstLine, (usize, String)> {
         format!("{} is not a number", quote(name))
     };
     let message = format!(
-        "{what}, but line 1 has numbers too: a header must be names only (`x0,x1,y`) or \
+        "{what}, but line {number} has numbers too: a header must be names only (`x0,x1,y`) or \
          scikit-learn's `n_samples,n_features,names...`; fix the header or the data row"
     );
     Err((i + 1, message))
