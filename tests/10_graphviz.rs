@@ -200,3 +200,27 @@ fn the_stepper_shows_a_custom_op_by_name() {
         "no source line for the closure"
     );
 }
+
+// A label is the user's text: layout-rs's record parser ignores the escapes Graphviz
+// honours, so `{ } | < >` would split the record or make a port. The pure-Rust layout
+// draws them as their full-width look-alikes instead, one field for the label as
+// Graphviz draws it; a backslash is drawn as it is.
+#[cfg(feature = "layout")]
+#[test]
+fn the_layout_feature_draws_record_characters_in_a_label_as_look_alikes() {
+    for (label, drawn) in [
+        ("a{b}", "a\u{ff5b}b\u{ff5d}"),
+        ("a|b", "a\u{ff5c}b"),
+        ("<b>x", "\u{ff1c}b\u{ff1e}x"),
+        ("back\\slash", "back\\slash"),
+        ("a\\{b", "a\\\u{ff5b}b"),
+    ] {
+        let svg = Value::new(1.0)
+            .with_label(label)
+            .draw()
+            .to_svg_with(Renderer::Layout)
+            .unwrap();
+        let texts = svg_texts(&svg);
+        assert_eq!(texts, [drawn, "data 1.0000", "grad 0.0000"], "{label:?}");
+    }
+}

@@ -14,6 +14,11 @@ pub enum Renderer {
     Graphviz,
     /// The pure-Rust `layout-rs` crate, compiled in with the `layout` feature: nothing
     /// to install, straight edges, wider pictures.
+    ///
+    /// Its record labels cannot hold `{ } | < >` (it reads them as record structure
+    /// even when escaped), so in a value's label they are drawn as their full-width
+    /// look-alikes `｛ ｝ ｜ ＜ ＞`: `a{b}` is drawn `a｛b｝`, one field as Graphviz draws
+    /// it. The DOT ([`Drawing::dot`](super::Drawing::dot)) keeps the label as it is.
     Layout,
 }
 
@@ -94,7 +99,8 @@ fn layout(dot: &str) -> Result<String, Error> {
     use layout::backends::svg::SVGWriter;
     use layout::gv::{DotParser, GraphBuilder};
 
-    let tree = DotParser::new(dot)
+    let dot = record_look_alikes(dot);
+    let tree = DotParser::new(&dot)
         .process()
         .map_err(|e| Error::Render(format!("layout-rs cannot read the DOT: {e}")))?;
     let mut builder = GraphBuilder::new();
@@ -105,6 +111,41 @@ fn layout(dot: &str) -> Result<String, Error> {
     Ok(svg.finalize())
 }
 
+/// `dot` with each escaped record character of its strings (`\{ \} \| \< \>`, as
+/// `escape_record` writes a label's text) made its full-width look-alike: layout-rs's
+/// lexer drops the backslash of any escape but `\n`, and its record parser then splits
+/// at `{ } |` and takes a field's leading `<...>` as a port name. Other escapes (`\\`,
+/// `\"`, `\n`) are kept; outside strings nothing changes.
+#[cfg_attr(not(feature = "layout"), allow(dead_code))]
+fn record_look_alikes(dot: &str) -> String {
+    let mut out = String::with_capacity(dot.len());
+    let (mut chars, mut in_string) = (dot.chars(), false);
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => in_string = !in_string,
+            '\\' if in_string => {
+                let look_alike = match chars.next() {
+                    Some('{') => '\u{ff5b}',
+                    Some('}') => '\u{ff5d}',
+                    Some('|') => '\u{ff5c}',
+                    Some('<') => '\u{ff1c}',
+                    Some('>') => '\u{ff1e}',
+                    Some(next) => {
+                        out.push(c);
+                        next
+                    }
+                    None => c,
+                };
+                out.push(look_alike);
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(not(feature = "layout"))]
 fn layout(_dot: &str) -> Result<String, Error> {
     Err(Error::Render(
@@ -112,4 +153,20 @@ fn layout(_dot: &str) -> Result<String, Error> {
          micrograd = { features = [\"layout\"] }"
             .into(),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::record_look_alikes;
+
+    // Only escaped record characters inside strings change; `\\`, `\"` and `\n` stay.
+    #[test]
+    fn record_look_alikes_replace_escaped_structure_characters_only() {
+        let dot = r#"n0 [shape=record, label="{ a\{b\}\|\<c\> \\ \" \n | data 1 }"];"#;
+        assert_eq!(
+            record_look_alikes(dot),
+            r#"n0 [shape=record, label="{ a｛b｝｜＜c＞ \\ \" \n | data 1 }"];"#
+        );
+        assert_eq!(record_look_alikes(r"a\{ -> b"), r"a\{ -> b");
+    }
 }
