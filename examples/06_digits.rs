@@ -8,7 +8,9 @@
 //! Flags (defaults in brackets):
 //! - `--data PATH` [`../shared/data/digits.csv.gz`]: CSV, plain or gzip, one image per
 //!   line: 64 pixels (0-16, row by row), then the digit 0-9;
-//! - `--epochs N` [20], `--batch-size N` [32], `--lr X` [0.01, Adam's learning rate];
+//! - `--epochs N` [20], `--batch-size N` [32], `--lr X` [0.01, Adam's learning rate]; a
+//!   batch size above the number of training images makes each batch the whole training
+//!   set (full-batch training), and the summary line says so;
 //! - `--seed N` [0]: seeds the initial weights and every shuffle;
 //! - `--holdout N` [a fifth of the data]: after one seeded shuffle, the last N images are
 //!   the test set, never trained on;
@@ -118,11 +120,11 @@ fn run() -> common::Result {
     let samples = (t.epochs * train.len()) as f64;
     println!(
         "{} epochs in {seconds:.2} s ({:.1} ms per epoch, held-out evaluation included); \
-         training: {:.1} µs per sample-step (batch {}, {})",
+         training: {:.1} µs per sample-step ({}, {})",
         t.epochs,
         1e3 * seconds / t.epochs as f64,
         1e6 * training.as_secs_f64() / samples,
-        t.batch_size,
+        classify::batch_taken(t.batch_size, train.len()),
         engine.threads(t.threads)
     );
     common::print_final(step - 1, loss, Some(accuracy));

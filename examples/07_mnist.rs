@@ -18,7 +18,9 @@
 //!   `t10k-*` when it is the only set there) and train on the others. Without it, the
 //!   model trains on `train-*` and is tested on `t10k-*`, so both sets must be there;
 //! - `--limit N` [all]: train on only the first N training images (for a quick run);
-//! - `--epochs N` [5], `--batch-size N` [32], `--lr X` [0.002, Adam's learning rate];
+//! - `--epochs N` [5], `--batch-size N` [32], `--lr X` [0.002, Adam's learning rate]; a
+//!   batch size above the number of training images makes each batch the whole training
+//!   set (full-batch training), and the summary line says so;
 //! - `--seed N` [0]: seeds the initial weights and every shuffle;
 //! - `--engine tape|dynamic` [tape]: compile one image's graph once and run it per image
 //!   (`examples/common/classify_tape.rs`), or build each batch's graph anew with `Value`s
@@ -138,11 +140,11 @@ fn run() -> common::Result {
     let samples = (t.epochs * train.len()) as f64;
     let threads = engine.threads(t.threads);
     println!(
-        "training: {:.1} s, {:.1} µs per sample-step (forward + backward + update, batch {}, \
+        "training: {:.1} s, {:.1} µs per sample-step (forward + backward + update, {}, \
          {threads}); held-out evaluation: {:.1} s",
         training.as_secs_f64(),
         1e6 * training.as_secs_f64() / samples,
-        t.batch_size,
+        classify::batch_taken(t.batch_size, train.len()),
         testing.as_secs_f64()
     );
     common::print_final(step - 1, loss, Some(accuracy));

@@ -219,6 +219,30 @@ def codegen():
           f"09_codegen --precision f16: exit 1 with a clear message ({err.strip()[:160]!r})")
 
 
+def batch_above_the_training_set():
+    """A --batch-size above the number of training images makes each batch the whole
+    training set: the summary line names the batch each step had, not the flag's number
+    (06_digits, 07_mnist and 09_codegen's C alike)."""
+    digits_csv = os.path.join(SHARED, "data", "digits.csv.gz")
+    mnist_dir = os.path.join(SHARED, "data", "mnist")
+    runs = [("06_digits", digits_csv, ["--data", digits_csv, "--epochs", "1"]),
+            ("07_mnist", mnist_dir, ["--data", mnist_dir, "--holdout", "2000", "--limit", "300",
+                                     "--epochs", "1"]),
+            ("09_codegen", mnist_dir, ["--data", mnist_dir, "--holdout", "2000", "--limit", "300",
+                                       "--epochs", "1", "--out", tempfile.mkdtemp()])]
+    for name, data, args in runs:
+        if not os.path.exists(data):
+            print(f"skip {name} --batch-size 100000: no {data}")
+            continue
+        code, out, err = run(name, *args, "--batch-size", "100000")
+        m = re.search(r"batch (\d+) \(the whole training set; --batch-size 100000\)", out)
+        check(code == 0 and m is not None and int(m.group(1)) < 100000
+              and "batch 100000" not in out,
+              f"{name} --batch-size 100000 names the batch it took ({err.strip()[-200:]!r})")
+        if name != "06_digits":
+            check(m is not None and m.group(1) == "300", f"{name} --limit 300: batch 300")
+
+
 help_texts()
 moons()
 small_examples()
@@ -227,5 +251,6 @@ bad_inputs()
 digits()
 mnist()
 same_on_any_threads()
+batch_above_the_training_set()
 print(f"{len(failures)} failed" if failures else "every example check passed")
 sys.exit(1 if failures else 0)

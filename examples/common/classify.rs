@@ -86,6 +86,18 @@ impl MnistRun {
     }
 }
 
+/// The batch a run took, for its summary line: `batch 32`, or, when `--batch-size` is more
+/// than the `train` training samples (each batch is then the whole training set),
+/// `batch 1438 (the whole training set; --batch-size 100000)`: the size each step
+/// really had, not the flag's.
+pub fn batch_taken(batch_size: usize, train: usize) -> String {
+    if batch_size > train {
+        format!("batch {train} (the whole training set; --batch-size {batch_size})")
+    } else {
+        format!("batch {batch_size}")
+    }
+}
+
 /// Splits the last `n` samples off `data` for testing, or says why it cannot.
 pub fn hold_out(data: &mut Dataset, n: usize) -> Result<Dataset> {
     if n >= data.len() {

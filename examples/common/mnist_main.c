@@ -95,6 +95,7 @@ int main(int argc, char **argv) {
     double lr = 0.002, seconds = 0.0, loss = 0.0, accuracy = 0.0;
     unsigned long n, n_labels, train, i, b, k, *order, step = 0;
     unsigned char *images, *labels;
+    char taken[96];
     long epoch;
     int a;
     for (a = 1; a + 1 < argc; a += 2) {
@@ -169,8 +170,14 @@ int main(int argc, char **argv) {
         printf("step %lu loss %.17g, accuracy %.2f%%\n", step - 1, loss, accuracy);
         fflush(stdout);
     }
+    /* The batch each step had: the whole training set when --batch-size is more. */
+    if ((unsigned long)batch > train)
+        snprintf(taken, sizeof taken, "batch %lu (the whole training set; --batch-size %ld)",
+                 train, batch);
+    else
+        snprintf(taken, sizeof taken, "batch %ld", batch);
     printf("training: %.2f s, %.2f \xC2\xB5s per sample-step (forward + backward + update, "
-           "batch %ld, %s)\n", seconds, 1e6 * seconds / (double)(epochs * (long)train), batch,
+           "%s, %s)\n", seconds, 1e6 * seconds / (double)(epochs * (long)train), taken,
            sizeof(real) == 8 ? "double" : "float");
     printf("final step=%lu loss=%.17g accuracy=%.2f%%\n", step - 1, loss, accuracy);
     free(order);
