@@ -105,6 +105,14 @@ fn the_numerical_check_reports_a_nan_error_as_the_worst() {
     assert!(!fine, "{check}");
 }
 
+// A check built by hand with no leaves (the field is public) prints as such instead of
+// panicking in Display.
+#[test]
+fn a_check_with_no_leaves_prints_that_it_checked_none() {
+    let check = micrograd::engine::GradientCheck { leaves: Vec::new() };
+    assert_eq!(check.to_string(), "no leaves checked");
+}
+
 // A right gradient at a large x is no error: the nudge is relative to x there. With a
 // fixed h = 1e-6, x = 1e10 moves by 1.9e-6 each way (x ± h rounds to the nearest double)
 // and x² has an ulp of 16384, so the estimate was 39% off; at x = 1e12, x ± h is x and

@@ -70,8 +70,12 @@ impl GradientCheck {
 }
 
 impl fmt::Display for GradientCheck {
-    /// `worst leaf: a (#0): backward -6, numerical -6.000000000838668, error 8.4e-10`.
+    /// `worst leaf: a (#0): backward -6, numerical -6.000000000838668, error 8.4e-10`;
+    /// `no leaves checked` for a check built by hand with no leaves.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.leaves.is_empty() {
+            return f.write_str("no leaves checked");
+        }
         let w = self.worst();
         write!(
             f,
