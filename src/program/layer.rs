@@ -221,6 +221,14 @@ pub(super) fn layer_backward(
     lanes: Option<&mut Lanes>,
 ) -> bool {
     let nodes = layer.nodes();
+    // A layer whose outputs all have gradient 0 passes nothing back (each sum's would be
+    // `local * 0.0`, 0 for the finite local derivatives of these ops on finite values):
+    // the moons step's points whose hinge is off. (A batch's deferred layer still
+    // records its zeros: its lane is read later.)
+    let recording = lanes.is_some() && layer.deferred;
+    if !recording && grad[nodes.clone()].iter().all(|&g| g == 0.0) {
+        return true;
+    }
     // The sums' gradients `local * out.grad`, all at once (none of the layer's nodes
     // reads another, so no step below changes them): one loop per op, so that the
     // compiler vectorises ReLU's.
