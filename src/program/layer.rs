@@ -28,7 +28,7 @@
 use std::collections::HashMap;
 
 use super::defer::Lanes;
-use super::{all_finite, Program, Run, Step};
+use super::{all_finite, all_zero, Program, Run, Step};
 use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 
@@ -226,7 +226,7 @@ pub(super) fn layer_backward(
     // the moons step's points whose hinge is off. (A batch's deferred layer still
     // records its zeros: its lane is read later.)
     let recording = lanes.is_some() && layer.deferred;
-    if !recording && grad[nodes.clone()].iter().all(|&g| g == 0.0) {
+    if !recording && all_zero(&grad[nodes.clone()]) {
         return true;
     }
     // The sums' gradients `local * out.grad`, all at once (none of the layer's nodes
