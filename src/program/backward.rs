@@ -101,11 +101,21 @@ impl Program {
         let runs = &self.runs;
         grad[first..].fill(0.0);
         grad[root] = 1.0;
-        let mut layers = self.layers.iter().rev().peekable();
+        // The next layer back (the last one not yet taken is `layers[..left]`'s) and the
+        // node it ends at (`usize::MAX`: none left): one compare per node.
+        let mut left = self.layers.len();
+        let layer_end = |left: usize| {
+            left.checked_sub(1)
+                .map_or(usize::MAX, |i| self.layers[i].nodes().end - 1)
+        };
+        let mut next_layer = layer_end(left);
         let mut k = root + 1;
         while k > first {
             k -= 1;
-            if let Some(&layer) = layers.next_if(|l| l.nodes().end - 1 == k) {
+            if k == next_layer {
+                left -= 1;
+                let layer = self.layers[left];
+                next_layer = layer_end(left);
                 k = layer.first as usize;
                 // (The sums of a layer have the same step.)
                 let step = self.steps[k];
