@@ -3,7 +3,7 @@
 use super::defer::Lanes;
 use super::forward::gather;
 use super::layer::{dot_backward, layer_backward};
-use super::{all_finite, Buffers, Program, Step};
+use super::{all_finite, all_zero, Buffers, Program, Step};
 use crate::engine::rules::NO_CONSTS;
 use crate::error::{Error, Pass};
 
@@ -117,6 +117,14 @@ impl Program {
                 let layer = self.layers[left];
                 next_layer = layer_end(left);
                 k = layer.first as usize;
+                // A layer whose outputs all have gradient 0 passes nothing back (each sum's
+                // would be `local * 0.0`, 0 for the finite local derivatives of these ops
+                // on finite values): the moons step's points whose hinge is off. (A
+                // batch's deferred layer still records its zeros: its lane is read later.)
+                let recording = lanes.is_some() && layer.deferred;
+                if !recording && all_zero(&grad[layer.nodes()]) {
+                    continue;
+                }
                 // (The sums of a layer have the same step.)
                 let step = self.steps[k];
                 let arrays = (&self.args[..], &runs[..], &self.run_grads[..]);

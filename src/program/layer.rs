@@ -28,7 +28,7 @@
 use std::collections::HashMap;
 
 use super::defer::Lanes;
-use super::{all_finite, all_zero, Program, Run, Step};
+use super::{all_finite, Program, Run, Step};
 use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 
@@ -221,14 +221,6 @@ pub(super) fn layer_backward(
     lanes: Option<&mut Lanes>,
 ) -> bool {
     let nodes = layer.nodes();
-    // A layer whose outputs all have gradient 0 passes nothing back (each sum's would be
-    // `local * 0.0`, 0 for the finite local derivatives of these ops on finite values):
-    // the moons step's points whose hinge is off. (A batch's deferred layer still
-    // records its zeros: its lane is read later.)
-    let recording = lanes.is_some() && layer.deferred;
-    if !recording && all_zero(&grad[nodes.clone()]) {
-        return true;
-    }
     // The sums' gradients `local * out.grad`, all at once (none of the layer's nodes
     // reads another, so no step below changes them): one loop per op, so that the
     // compiler vectorises ReLU's.
