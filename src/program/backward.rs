@@ -4,6 +4,7 @@ use super::defer::Lanes;
 use super::forward::gather;
 use super::layer::{dot_backward, layer_backward};
 use super::{all_finite, all_zero, Buffers, Program, Step};
+use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 use crate::error::{Error, Pass};
 
@@ -148,6 +149,10 @@ impl Program {
                         finite &= dot_backward((data, grad), (&runs[a..b], needs), g);
                     }
                 }
+                // Nor through these ops, whose local derivatives (1, -1, the other
+                // operand) are finite on finite values: the moons step's hinge of a point
+                // outside the margin.
+                Step::Binary(Op::Add | Op::Sub | Op::Mul) if g == 0.0 => {}
                 Step::Binary(op) => {
                     let (da, db) = op.local_grads(data[a], data[b], data[k], NO_CONSTS);
                     grad[a] += da * g;
