@@ -451,6 +451,7 @@ impl Value {
     /// let y = micrograd::Value::new(3.0) * 2.0;
     /// assert_eq!(y.data(), 6.0);
     /// ```
+    #[inline]
     pub fn data(&self) -> f64 {
         self.0.borrow().data
     }
@@ -464,6 +465,7 @@ impl Value {
     /// y.backward();
     /// assert_eq!(x.grad(), 6.0);
     /// ```
+    #[inline]
     pub fn grad(&self) -> f64 {
         self.0.borrow().grad
     }
@@ -523,6 +525,7 @@ impl Value {
     /// x.set_grad(1.0);
     /// assert_eq!(x.grad(), 1.0);
     /// ```
+    #[inline]
     pub fn set_grad(&self, grad: f64) {
         self.0.borrow_mut().grad = grad;
     }
@@ -535,6 +538,7 @@ impl Value {
     /// x.zero_grad();
     /// assert_eq!(x.grad(), 0.0);
     /// ```
+    #[inline]
     pub fn zero_grad(&self) {
         self.0.borrow_mut().grad = 0.0;
     }

@@ -3,7 +3,8 @@
 use super::defer::Lanes;
 use super::forward::gather;
 use super::layer::{dot_backward, layer_backward};
-use super::{all_finite, Buffers, Program, Step};
+use super::{all_finite, all_zero, Buffers, Program, Step};
+use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 use crate::error::{Error, Pass};
 
@@ -101,12 +102,30 @@ impl Program {
         let runs = &self.runs;
         grad[first..].fill(0.0);
         grad[root] = 1.0;
-        let mut layers = self.layers.iter().rev().peekable();
+        // The next layer back (the last one not yet taken is `layers[..left]`'s) and the
+        // node it ends at (`usize::MAX`: none left): one compare per node.
+        let mut left = self.layers.len();
+        let layer_end = |left: usize| {
+            left.checked_sub(1)
+                .map_or(usize::MAX, |i| self.layers[i].nodes().end - 1)
+        };
+        let mut next_layer = layer_end(left);
         let mut k = root + 1;
         while k > first {
             k -= 1;
-            if let Some(&layer) = layers.next_if(|l| l.nodes().end - 1 == k) {
+            if k == next_layer {
+                left -= 1;
+                let layer = self.layers[left];
+                next_layer = layer_end(left);
                 k = layer.first as usize;
+                // A layer whose outputs all have gradient 0 passes nothing back (each sum's
+                // would be `local * 0.0`, 0 for the finite local derivatives of these ops
+                // on finite values): the moons step's points whose hinge is off. (A
+                // batch's deferred layer still records its zeros: its lane is read later.)
+                let recording = lanes.is_some() && layer.deferred;
+                if !recording && all_zero(&grad[layer.nodes()]) {
+                    continue;
+                }
                 // (The sums of a layer have the same step.)
                 let step = self.steps[k];
                 let arrays = (&self.args[..], &runs[..], &self.run_grads[..]);
@@ -130,6 +149,10 @@ impl Program {
                         finite &= dot_backward((data, grad), (&runs[a..b], needs), g);
                     }
                 }
+                // Nor through these ops, whose local derivatives (1, -1, the other
+                // operand) are finite on finite values: the moons step's hinge of a point
+                // outside the margin.
+                Step::Binary(Op::Add | Op::Sub | Op::Mul) if g == 0.0 => {}
                 Step::Binary(op) => {
                     let (da, db) = op.local_grads(data[a], data[b], data[k], NO_CONSTS);
                     grad[a] += da * g;

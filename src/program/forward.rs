@@ -22,11 +22,18 @@ impl Program {
             buf.fill_panels(self);
         }
         let (data, runs, consts) = (&mut buf.data, &self.runs, &self.consts);
-        let mut groups = self.side_by_side.iter().map(|&k| k as usize).peekable();
-        let mut layers = self.layers.iter().peekable();
+        // The next layer and group of four, and where they start (`usize::MAX`: none
+        // left): one compare per node, no iterator state to test.
+        let (mut layer_at, mut group_at) = (0, 0);
+        let layer_start = |i: usize| self.layers.get(i).map_or(usize::MAX, |l| l.first as usize);
+        let group_start = |i: usize| self.side_by_side.get(i).map_or(usize::MAX, |&k| k as usize);
+        let (mut next_layer, mut next_group) = (layer_start(0), group_start(0));
         let mut k = first;
         while k < self.steps.len() {
-            if let Some(layer) = layers.next_if(|l| l.first as usize == k) {
+            if k == next_layer {
+                let layer = &self.layers[layer_at];
+                layer_at += 1;
+                next_layer = layer_start(layer_at);
                 let [a, b] = self.args[k].map(|i| i as usize);
                 let (panel, width) = (&buf.panels[layer.panel as usize..], layer.width as usize);
                 let sums = layer_sums(data, &runs[a..b], panel, width);
@@ -36,7 +43,9 @@ impl Program {
                 k += width;
                 continue;
             }
-            if groups.next_if_eq(&k).is_some() {
+            if k == next_group {
+                group_at += 1;
+                next_group = group_start(group_at);
                 let sums = dot4(data, runs, &self.args[k..k + 4]);
                 for (j, sum) in (k..k + 4).zip(sums) {
                     data[j] = activate(self.steps[j], sum);
