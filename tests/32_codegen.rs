@@ -627,40 +627,32 @@ fn float_c_trains_the_demo_close_to_the_double_tape() -> Result<(), Error> {
     Ok(())
 }
 
-// sqrt's slope at -0.0 is +inf, in the C as in the engine (a gradient the tape reports
-// as an error, so the comparisons above, which skip such samples, do not see it).
+// The slopes of sqrt and ln at -0.0 are +inf, in the C as in the engine (a gradient the
+// tape reports as an error, so the comparisons above, which skip such samples, do not
+// see it).
 #[test]
-fn the_slope_of_sqrt_at_minus_zero_is_plus_infinity_in_c_too() {
-    let p = Value::new(-0.0);
-    let y = p.sqrt();
-    y.backward();
-    assert_eq!(p.grad(), f64::INFINITY);
-    let tape = Tape::compile(&y).unwrap();
-    let code = CodeGen::new(&tape, "sqrt_m0")
-        .parameters(std::slice::from_ref(&p))
-        .generate()
-        .unwrap();
-    let got = run(&build(&code, &[], "cc", C_FLAGS), "f\nb\n");
-    assert_eq!(
-        (got[0][0].to_bits(), got[1][0]),
-        ((-0.0f64).to_bits(), f64::INFINITY)
-    );
-}
-
-// ln's slope at -0.0 is +inf, in the C as in the engine.
-#[test]
-fn the_slope_of_ln_at_minus_zero_is_plus_infinity_in_c_too() {
-    let p = Value::new(-0.0);
-    let y = p.ln();
-    y.backward();
-    assert_eq!(p.grad(), f64::INFINITY);
-    let tape = Tape::compile(&y).unwrap();
-    let code = CodeGen::new(&tape, "ln_m0")
-        .parameters(std::slice::from_ref(&p))
-        .generate()
-        .unwrap();
-    let got = run(&build(&code, &[], "cc", C_FLAGS), "f\nb\n");
-    assert_eq!((got[0][0], got[1][0]), (f64::NEG_INFINITY, f64::INFINITY));
+fn the_slopes_of_sqrt_and_ln_at_minus_zero_are_plus_infinity_in_c_too() {
+    let ops: [(&str, fn(&Value) -> Value, f64); 2] = [
+        ("sqrt_m0", Value::sqrt, -0.0), // sqrt(-0.0) is -0.0
+        ("ln_m0", Value::ln, f64::NEG_INFINITY),
+    ];
+    for (name, op, value) in ops {
+        let p = Value::new(-0.0);
+        let y = op(&p);
+        y.backward();
+        assert_eq!(p.grad(), f64::INFINITY, "{name}");
+        let tape = Tape::compile(&y).unwrap();
+        let code = CodeGen::new(&tape, name)
+            .parameters(std::slice::from_ref(&p))
+            .generate()
+            .unwrap();
+        let got = run(&build(&code, &[], "cc", C_FLAGS), "f\nb\n");
+        assert_eq!(
+            (got[0][0].to_bits(), got[1][0]),
+            (value.to_bits(), f64::INFINITY),
+            "{name}"
+        );
+    }
 }
 
 // pow's d/db is NaN for every negative base, in the C as in the engine: also for one
