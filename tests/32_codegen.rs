@@ -632,7 +632,8 @@ fn float_c_trains_the_demo_close_to_the_double_tape() -> Result<(), Error> {
 // see it).
 #[test]
 fn the_slopes_of_sqrt_and_ln_at_minus_zero_are_plus_infinity_in_c_too() {
-    let ops: [(&str, fn(&Value) -> Value, f64); 2] = [
+    type Op = fn(&Value) -> Value;
+    let ops: [(&str, Op, f64); 2] = [
         ("sqrt_m0", Value::sqrt, -0.0), // sqrt(-0.0) is -0.0
         ("ln_m0", Value::ln, f64::NEG_INFINITY),
     ];
