@@ -2,7 +2,10 @@
 //! plus 1e-4 L2, SGD): forward, backward and update over all 100 points, three ways.
 //!
 //! - `dynamic`: the graph is built anew every step from `Value`s, as in Python;
-//! - `tape`: the graph is compiled once into a [`Tape`], each step runs it;
+//! - `tape`: the graph is compiled once into a [`Tape`], each step runs it (the
+//!   parameters' `Value`s read and written at every step, as an optimiser wants them);
+//! - `tape (Training)`: the same tape stepping its own numbers ([`Tape::train`], a
+//!   batch of one sample: the graph has no inputs), the `Value`s written at the end;
 //! - `handwritten`: the same arithmetic on plain `f64` arrays with the derivatives written
 //!   out by hand (`limits::moons`, a layer's 16 sums side by side): no graph at all, the
 //!   limit the other two approach.
@@ -15,8 +18,8 @@
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use limits::interleaved;
 use limits::moons::Moons;
+use limits::{interleaved, Interleaved};
 use micrograd::data::{moons100, Dataset};
 use micrograd::loss::{l2, svm_hinge};
 use micrograd::prelude::*;
@@ -68,6 +71,49 @@ fn check_step_zero(data: &Dataset) {
         assert!(t == d && *h == d, "param {i}: {d} {t} {h}");
     }
     println!("step 0: loss {} in all three engines", loss.data());
+    check_training_step_zero(data);
+}
+
+/// Step 0 through [`Tape::train`]: the same loss, gradients and updated parameters as
+/// the dynamic graph's step, bit for bit.
+fn check_training_step_zero(data: &Dataset) {
+    let dynamic = model();
+    let loss = notebook_loss(&dynamic, data);
+    loss.backward();
+    Sgd::new(dynamic.parameters(), LR)
+        .expect("lr > 0")
+        .step()
+        .expect("finite");
+
+    let taped = model();
+    let mut tape = Tape::compile(&notebook_loss(&taped, data)).expect("a graph");
+    let mut opt = Sgd::new(taped.parameters(), LR).expect("lr > 0");
+    let input = tape.inputs(&[]).expect("no inputs");
+    let mut training = tape.train(&mut opt, 1).expect("1 thread");
+    let losses = training.step(&input, &[[0.0; 0]]).expect("finite");
+    training.finish();
+    assert!(losses.len() == 1 && losses[0].to_bits() == loss.data().to_bits());
+    for (i, (d, t)) in dynamic
+        .parameters()
+        .iter()
+        .zip(taped.parameters())
+        .enumerate()
+    {
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        assert!(
+            same(d.grad(), t.grad()),
+            "param {i}: grad {} {}",
+            d.grad(),
+            t.grad()
+        );
+        assert!(
+            same(d.data(), t.data()),
+            "param {i}: data {} {}",
+            d.data(),
+            t.data()
+        );
+    }
+    println!("step 0 through Tape::train: the dynamic graph's loss, gradients and update");
 }
 
 fn bench(c: &mut Criterion) {
@@ -100,6 +146,16 @@ fn bench(c: &mut Criterion) {
         })
     });
 
+    let trained = model();
+    let mut tape = Tape::compile(&notebook_loss(&trained, &data)).expect("a graph");
+    let mut opt = Sgd::new(trained.parameters(), LR).expect("lr > 0");
+    let input = tape.inputs(&[]).expect("no inputs");
+    let mut training = tape.train(&mut opt, 1).expect("1 thread");
+    group.bench_function("tape (Training)", |b| {
+        b.iter(|| black_box(training.step(&input, &[[0.0; 0]]).expect("finite")[0]))
+    });
+    training.finish();
+
     let params = model().parameters().iter().map(Value::data).collect();
     let mut net = Moons::new(params);
     group.bench_function("handwritten", |b| {
@@ -114,7 +170,8 @@ fn bench(c: &mut Criterion) {
 }
 
 /// The tape's step and the hand-written step in turn (issue 10's "medians of
-/// interleaved runs"; see `limits::interleaved`), each on its own copy of the model.
+/// interleaved runs"; see `limits::interleaved`), each on its own copy of the model;
+/// then the same for the tape's step through [`Tape::train`].
 fn interleaved_steps(data: &Dataset) {
     let (rounds, run) = (15, 400);
     let taped = model();
@@ -127,14 +184,31 @@ fn interleaved_steps(data: &Dataset) {
         tape.backward().expect("finite");
         opt.step().expect("finite");
     };
-    let hand_step = || {
+    let hand_step = |net: &mut Moons| {
         black_box(net.loss_and_grads(&data.inputs, &data.labels, ALPHA));
         net.update(LR);
     };
-    let t = interleaved(rounds, run, tape_step, hand_step);
+    let t = interleaved(rounds, run, tape_step, || hand_step(&mut net));
+    report(rounds, run, "tape", t);
+
+    let trained = model();
+    let mut tape = Tape::compile(&notebook_loss(&trained, data)).expect("a graph");
+    let mut opt = Sgd::new(trained.parameters(), LR).expect("lr > 0");
+    let input = tape.inputs(&[]).expect("no inputs");
+    let mut training = tape.train(&mut opt, 1).expect("1 thread");
+    let mut net = Moons::new(model().parameters().iter().map(Value::data).collect());
+    let training_step = || {
+        black_box(training.step(&input, &[[0.0; 0]]).expect("finite"));
+    };
+    let t = interleaved(rounds, run, training_step, || hand_step(&mut net));
+    report(rounds, run, "tape (Training)", t);
+}
+
+/// Prints one interleaved comparison with the hand-written step.
+fn report(rounds: usize, run: usize, name: &str, t: Interleaved) {
     println!(
         "interleaved, {rounds} rounds of {run} steps of each (the last {} timed), µs per \
-         step: tape {:.2}, hand-written {:.2}: {:.2}x (median of the rounds' ratios)",
+         step: {name} {:.2}, hand-written {:.2}: {:.2}x (median of the rounds' ratios)",
         run - run / 4,
         t.first,
         t.second,

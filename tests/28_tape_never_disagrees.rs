@@ -79,6 +79,19 @@ fn errors_of_tape_and_graph(root: &Value) -> (String, String) {
     (tape_err.to_string(), graph_err.to_string())
 }
 
+// x = Value(0); root = w + (-(x.sqrt() + 1)).relu()   -- the ReLU is off, so nothing
+// flows back through `-` and `+ 1`; but sqrt's local derivative at 0 is infinite, and
+// `inf * 0` is NaN on x: the backward pass may jump over a zero gradient's private
+// nodes only where their local derivatives are finite
+#[test]
+fn a_zero_gradient_is_not_jumped_over_an_infinite_local_derivative() {
+    let (w, x) = (Value::new(2.0), Value::new(0.0));
+    let root = &w + (-(x.sqrt() + 1.0)).relu();
+    let (tape, graph) = errors_of_tape_and_graph(&root);
+    assert!(graph.starts_with("backward pass: op `sqrt`"), "{graph}");
+    assert_eq!(tape, graph);
+}
+
 // w = x = Value(1e200); (0.5 + w*x).tanh()   -- w*x is inf, and tanh(inf) is 1
 #[test]
 fn an_overflow_under_a_saturating_activation_is_reported_as_the_graph_reports_it() {

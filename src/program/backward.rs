@@ -4,7 +4,6 @@ use super::defer::Lanes;
 use super::forward::gather;
 use super::layer::{dot_backward, layer_backward};
 use super::{all_finite, all_zero, Buffers, Program, Step};
-use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 use crate::error::{Error, Pass};
 
@@ -133,8 +132,20 @@ impl Program {
                 finite &= layer_backward((data, grad), layer, arrays, step, lanes);
                 continue;
             }
-            let [a, b] = self.args[k].map(|i| i as usize);
             let g = grad[k];
+            // A zero gradient with finite local derivatives passes nothing back, through
+            // this node or the nodes only it reads (`private.rs`): one jump over them all
+            // (the moons step's points whose hinge is off), past the layers among them.
+            let private = self.private[k] as usize;
+            if g == 0.0 && private <= k {
+                k = private;
+                while left > 0 && self.layers[left - 1].first as usize >= k {
+                    left -= 1;
+                }
+                next_layer = layer_end(left);
+                continue;
+            }
+            let [a, b] = self.args[k].map(|i| i as usize);
             match self.steps[k] {
                 Step::Dot | Step::DotThen(_) => {
                     let g = match self.steps[k] {
@@ -149,10 +160,6 @@ impl Program {
                         finite &= dot_backward((data, grad), (&runs[a..b], needs), g);
                     }
                 }
-                // Nor through these ops, whose local derivatives (1, -1, the other
-                // operand) are finite on finite values: the moons step's hinge of a point
-                // outside the margin.
-                Step::Binary(Op::Add | Op::Sub | Op::Mul) if g == 0.0 => {}
                 Step::Binary(op) => {
                     let (da, db) = op.local_grads(data[a], data[b], data[k], NO_CONSTS);
                     grad[a] += da * g;

@@ -125,6 +125,7 @@ impl Program {
             frozen_written: Vec::new(),
             frozen_late: Vec::new(),
             run_grads: Vec::new(),
+            private: Vec::new(),
             scratch: 0,
         };
         let mut data = Vec::with_capacity(n + 1);
@@ -177,6 +178,7 @@ impl Program {
         let written = program.plan_run_grads();
         program.group_layers(leaves.len(), &depths);
         program.plan_deferred(&written);
+        program.plan_private();
         program.group_side_by_side(leaves.len(), &depths);
         program.outputs = outputs
             .iter()

@@ -21,6 +21,7 @@
 //! | `forward.rs` | the forward loop |
 //! | `backward.rs` | the backward loop |
 //! | `defer.rs` | a batch's layer weight gradients, added once per chunk of samples |
+//! | `private.rs` | the blocks a zero gradient lets the backward pass jump over |
 //! | `graph.rs` | the program as a dynamic graph again, to name the culprit of a NaN |
 //!
 //! ```
@@ -41,6 +42,7 @@ mod defer;
 mod forward;
 mod graph;
 pub(crate) mod layer;
+mod private;
 
 pub(crate) use buffers::Buffers;
 pub(crate) use compile::Compiled;
@@ -148,6 +150,11 @@ pub struct Program {
     /// all need none (frozen leaves, such as inputs made with `no_grad`, and the
     /// constant 1 after the root) is skipped by the backward pass: MNIST's 784 pixels.
     pub(crate) run_grads: Vec<u8>,
+    /// For each node whose local derivatives are finite on finite values, the first
+    /// node of its private block (see `private.rs`): with a zero gradient, the backward
+    /// pass jumps over the node and the block at once. `u32::MAX` for the others (a
+    /// layer's entry is at its last node).
+    pub(crate) private: Vec<u32>,
     /// The room a custom node needs for its parents' data and its local derivatives
     /// (twice the most parents a custom node has).
     pub(crate) scratch: usize,

@@ -476,13 +476,16 @@ impl Tape {
         };
         let grad = &mut grad[..leaves];
         if alone {
-            if fresh {
-                grad.fill(0.0);
-            }
             let worker = &mut w.workers[0];
             for mut chunk in units {
+                // Sums that start at 0 take the first chunk's as they are: a sum made
+                // from +0.0 is never -0.0 (`x + y` is -0.0 only for two -0.0), so it is
+                // `0.0 + sum`, bit for bit, without setting them to 0 first.
                 if backward {
-                    chunk.sums = Sums::Add(&mut *grad);
+                    chunk.sums = match fresh && chunk.index == 0 {
+                        true => Sums::Store(&mut *grad),
+                        false => Sums::Add(&mut *grad),
+                    };
                 }
                 job.run(worker, &mut chunk)?;
             }
