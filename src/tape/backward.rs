@@ -238,8 +238,8 @@ impl Tape {
     /// After a non-finite gradient the leaves' entries are set to 0; the error of an
     /// earlier forward leaves them as they are.
     pub(super) fn run_backward(&mut self, from_grads: bool) -> Result<(), Error> {
+        // (The labels are read by each caller's forward, or by `backward` itself.)
         self.notice_no_grad();
-        self.notice_labels();
         let leaves = &self.leaves;
         let start = || from_grads.then(|| leaves.iter().map(Value::grad).collect());
         self.program.backward(&mut self.buf, start)

@@ -25,6 +25,7 @@
 use std::collections::{HashMap, HashSet};
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
+use super::layout::leaf_name;
 use super::Tape;
 use crate::engine::{data_writes, Value};
 use crate::error::Error;
@@ -158,9 +159,7 @@ impl Tape {
         let mut first_at = HashMap::with_capacity(nodes.len());
         for (at, &k) in nodes.iter().enumerate() {
             if let Some(first) = first_at.insert(k, at) {
-                let name = leaves[at]
-                    .label()
-                    .map_or_else(|| "a leaf".to_owned(), |l| format!("the leaf {l:?}"));
+                let name = leaf_name(&leaves[at]);
                 return Err(Error::InvalidInput(format!(
                     "tape.inputs(..): {name} is listed twice (at {first} and {at}); a \
                      sample has one number per input leaf: list each leaf once"

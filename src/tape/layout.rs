@@ -269,7 +269,7 @@ impl Tape {
 }
 
 /// How an error names a leaf: `the leaf "w"`, or `a leaf` if it has no label.
-fn leaf_name(leaf: &Value) -> String {
+pub(super) fn leaf_name(leaf: &Value) -> String {
     leaf.label()
         .map_or_else(|| "a leaf".to_owned(), |l| format!("the leaf {l:?}"))
 }

@@ -405,8 +405,8 @@ impl Tape {
         ran
     }
 
-    /// Sets the sums since the last flush to 0 (after an error, or a panic, of a run
-    /// that added into them).
+    /// Sets the sums since the last flush to 0: after an error, or a panic, of a run
+    /// that added into them, and once a step has handed them over.
     pub(super) fn drop_sums(&mut self) {
         self.buf.grad[..self.leaves.len()].fill(0.0);
     }

@@ -361,7 +361,7 @@ impl Tape {
         // The sums were handed over: reset them, as `flush_grads` does. (Without sums,
         // the step handed over none: the last backward's gradient stays, for `grad_of`.)
         if std::mem::take(&mut self.plan.summed) {
-            self.buf.grad[..self.leaves.len()].fill(0.0);
+            self.drop_sums();
         }
         // The tape holds the same numbers as the `Value`s, nothing to read back, unless
         // a leaf was written since the tape last read them (after a `Training`'s last
