@@ -53,16 +53,27 @@ pub(super) fn write_model(
         writeln!(out, "optimizer {}", state.kind)?;
         writeln!(out, "steps {}", state.steps)?;
         for (name, value) in &state.hyper_parameters {
-            writeln!(out, "{name} {value:?}")?;
+            writeln!(out, "{}", hyper_line(name, *value))?;
         }
         let width = state.slots.first().map_or(0, Vec::len);
         writeln!(out, "state {} {width}", state.slots.len())?;
         for slot in &state.slots {
-            let numbers: Vec<String> = slot.iter().map(|x| format!("{x:?}")).collect();
-            writeln!(out, "{}", numbers.join(" "))?;
+            writeln!(out, "{}", slot_line(slot))?;
         }
     }
     Ok(())
+}
+
+/// The line of a hyper-parameter: `lr 0.01` (a float in the shortest form that reads
+/// back the same).
+fn hyper_line(name: &str, value: f64) -> String {
+    format!("{name} {value:?}")
+}
+
+/// The line of one parameter's optimiser state: its numbers, separated by spaces.
+fn slot_line(slot: &[f64]) -> String {
+    let numbers: Vec<String> = slot.iter().map(|x| format!("{x:?}")).collect();
+    numbers.join(" ")
 }
 
 /// `Ok` if a model file can hold `state` and give it back as it is: the optimiser's
@@ -120,7 +131,7 @@ pub(super) fn check_state(state: &OptimizerState, parameters: usize) -> Result<(
             ));
         }
         let what = format!("the line of the hyper-parameter {}", name(hyper));
-        lines.push((what, format!("{hyper} {value:?}")));
+        lines.push((what, hyper_line(hyper, *value)));
     }
     if !state.slots.is_empty() && state.slots.len() != parameters {
         return refuse(format!(
@@ -149,8 +160,7 @@ pub(super) fn check_state(state: &OptimizerState, parameters: usize) -> Result<(
                 "the state of parameter {i} holds {x}; a model file holds finite numbers only"
             ));
         }
-        let numbers: Vec<String> = slot.iter().map(|x| format!("{x:?}")).collect();
-        lines.push((format!("the state of parameter {i}"), numbers.join(" ")));
+        lines.push((format!("the state of parameter {i}"), slot_line(slot)));
     }
     if let Some((what, line)) = lines.iter().find(|(_, l)| l.len() > longest) {
         return refuse(format!(
