@@ -240,30 +240,24 @@ pub(crate) fn fixed4(x: f64) -> String {
 /// user's text, and a `"` in it would end the string, a `\` start an escape (`\N` is
 /// the node's id to Graphviz); a line break becomes DOT's `\n`.
 fn escape_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => {}
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
+    escape(text, &['"', '\\'])
 }
 
 /// Escapes the characters that are special inside a Graphviz record label; a line break
 /// becomes DOT's `\n` (a raw one would be dropped).
 fn escape_record(text: &str) -> String {
+    escape(text, &['{', '}', '|', '<', '>', '"', '\\'])
+}
+
+/// `text` with a `\` before each of the `special` characters, each line break as `\n`
+/// and no carriage return.
+fn escape(text: &str, special: &[char]) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
             '\n' => out.push_str("\\n"),
             '\r' => {}
-            '{' | '}' | '|' | '<' | '>' | '"' | '\\' => {
+            c if special.contains(&c) => {
                 out.push('\\');
                 out.push(c);
             }
