@@ -283,3 +283,23 @@ fn a_grad_that_starts_at_negative_zero_ends_with_the_graphs_bits() {
     let bits = |v: &[Value; 3]| v.each_ref().map(|v| v.grad().to_bits());
     assert_eq!(bits(&taped), bits(&graph));
 }
+
+// layer = [Neuron(2) for _ in range(16)] with every b = -0.0 and w = -1.0, x = [0, 0]:
+// each sum is -0.0 + -0.0 + -0.0 in Python's terms, and a sum starts from 0.0, so the
+// graph's ReLU gets +0.0; the tape's layer of sixteen must not start from the bias
+#[test]
+fn a_layer_of_sixteen_relu_neurons_gives_a_zero_sum_the_graphs_sign() {
+    let x = [0.0, 0.0].map(|x| Value::new(x).no_grad());
+    let neurons: Vec<(Value, [Value; 2])> = (0..16)
+        .map(|_| (Value::new(-0.0), [-1.0, -1.0].map(Value::new)))
+        .collect();
+    let hidden: Vec<Value> = (neurons.iter())
+        .map(|(b, w)| Value::neuron(b, w, &x, Activation::Relu).unwrap())
+        .collect();
+    let root: Value = hidden.iter().sum();
+    let mut tape = Tape::compile_with_outputs(&root, &hidden).unwrap();
+    tape.forward().unwrap();
+    let bits = |values: Vec<f64>| values.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+    let graph = bits(hidden.iter().map(Value::data).collect());
+    assert_eq!(bits(tape.outputs().collect()), graph);
+}

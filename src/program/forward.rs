@@ -1,7 +1,8 @@
 //! The forward pass: compute every inner node in order from the leaves' data.
 
-use super::layer::{activate_layer, layer_sums};
+use super::layer::{activate_layer, layer_sums, relu_neurons, WIDTH};
 use super::{Buffers, Program, Run, Step};
+use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 use crate::error::Error;
 
@@ -36,6 +37,13 @@ impl Program {
                 next_layer = layer_start(layer_at);
                 let [a, b] = self.args[k].map(|i| i as usize);
                 let (panel, width) = (&buf.panels[layer.panel as usize..], layer.width as usize);
+                if let (true, WIDTH, Step::DotThen(Op::Relu), &[bias, inputs]) =
+                    (layer.neurons, width, self.steps[k], &runs[a..b])
+                {
+                    finite &= relu_neurons(data, *layer, [bias, inputs], panel);
+                    k += width;
+                    continue;
+                }
                 let sums = layer_sums(data, &runs[a..b], panel, width);
                 // (The sums of a layer have the same step: one activation for all.)
                 let out = &mut data[layer.nodes()];

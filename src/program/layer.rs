@@ -180,6 +180,45 @@ fn sums<const N: usize>(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WIDT
     acc
 }
 
+/// The forward pass through `layer`, a layer of [`WIDTH`] [neurons](Layer::neurons)
+/// with the activation ReLU (the hidden layers of the moons and MNIST networks), whose
+/// first sum has the terms `[bias, inputs]` and whose weights are `panel` (from its
+/// start): its values into its nodes in `data`, the same numbers as [`layer_sums`] and
+/// [`activate_layer`] give, in one loop that keeps the sums in registers. Returns
+/// whether the sums were all finite (`None`: not such a layer).
+///
+/// Measured with callgrind on the moons `Training` step (2,000 steps): the forward pass
+/// took 152.3k instructions per step through the general path (about 180 per layer
+/// around its terms: the loop over the runs, the sums stored and read back for the
+/// activation) and 130.1k with this one, whose sums stay in registers from the bias to
+/// the ReLU; the step 8.4-8.6 µs before, 7.8-7.9 µs after (four runs of each in turn).
+#[inline]
+pub(super) fn relu_neurons(
+    data: &mut [f64],
+    layer: Layer,
+    [bias, inputs]: [Run; 2],
+    panel: &[f64],
+) -> bool {
+    let (rows, _) = panel.as_chunks::<WIDTH>();
+    let Some((bias_row, rows)) = rows[..1 + inputs.len as usize].split_first() else {
+        unreachable!("a layer's panel has a row per term");
+    };
+    // (A sum starts from 0.0, as Python's `sum()`; its first term is the bias times one.)
+    let one = data[bias.y as usize];
+    let mut acc: [f64; WIDTH] = std::array::from_fn(|j| 0.0 + bias_row[j] * one);
+    for (x, w) in data[inputs.ys()].iter().zip(rows) {
+        for (acc, w) in acc.iter_mut().zip(w) {
+            *acc += w * x;
+        }
+    }
+    let out: &mut [f64; WIDTH] = (&mut data[layer.nodes()])
+        .try_into()
+        .expect("a layer of WIDTH nodes");
+    *out = acc.map(|sum| Op::Relu.forward(sum, 0.0, NO_CONSTS));
+    // (ReLU's value of a finite sum is finite: the sums are all there is to look at.)
+    all_finite(&acc)
+}
+
 /// The values of a layer's nodes from its `sums`, into `out`: `op` of each sum for a
 /// layer of `DotThen(op)` nodes (one loop per op, so that the compiler vectorises
 /// ReLU's), else the sums. Returns whether the sums and the values are all finite (an
