@@ -131,12 +131,23 @@ impl Tape {
             self.alone.get_mut().clear();
             return Err(err);
         }
-        let mut frozen = self.program.frozen.iter().peekable();
-        for (leaf, (&g, i)) in self.leaves.iter().zip(self.buf.grad.iter().zip(0u32..)) {
-            // (A leaf the graph gives no gradient keeps its own.)
-            if frozen.next_if_eq(&&i).is_none() {
+        // (A leaf the graph gives no gradient keeps its own: the stretches between the
+        // frozen leaves, which are in order, are handed theirs.)
+        let mut start = 0;
+        for end in self
+            .program
+            .frozen
+            .iter()
+            .map(|&i| i as usize)
+            .chain([first])
+        {
+            let stretch = self.leaves[start..end]
+                .iter()
+                .zip(&self.buf.grad[start..end]);
+            for (leaf, &g) in stretch {
                 leaf.set_grad(g);
             }
+            start = end + 1;
         }
         // `grad_of` wants this pass alone: the leaves' entries are it only if they
         // started from 0; else `grad_of` runs the pass again from 0 if it is asked.
