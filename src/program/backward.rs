@@ -24,6 +24,18 @@ impl Program {
         self.backward_deferring(buf, None, start)
     }
 
+    /// [`backward`](Program::backward), every inner node's gradient kept in `buf.grad`
+    /// afterwards (a pass sets them to 0 as it goes): for
+    /// [`Tape::check`](crate::tape::Tape::check), which compares them with the graph's.
+    pub(crate) fn backward_keeping(
+        &self,
+        buf: &mut Buffers,
+        start: impl FnOnce() -> Option<Vec<f64>>,
+    ) -> Result<(), Error> {
+        buf.inner_grads_zero = false;
+        self.backward_as::<true>(buf, None, start)
+    }
+
     /// [`backward`](Program::backward), the deferred layers' weight gradients recorded
     /// in `lanes` (if given) rather than added (see `defer.rs`).
     pub(crate) fn backward_deferring(
@@ -32,10 +44,27 @@ impl Program {
         lanes: Option<&mut Lanes>,
         start: impl FnOnce() -> Option<Vec<f64>>,
     ) -> Result<(), Error> {
+        self.backward_as::<false>(buf, lanes, start)
+    }
+
+    /// [`backward_deferring`](Program::backward_deferring); with `KEEP`, the inner
+    /// nodes' gradients are kept (see [`sweep`](Program::sweep)).
+    fn backward_as<const KEEP: bool>(
+        &self,
+        buf: &mut Buffers,
+        lanes: Option<&mut Lanes>,
+        start: impl FnOnce() -> Option<Vec<f64>>,
+    ) -> Result<(), Error> {
         if !buf.data_finite {
             return Err(self.value_error(&buf.data));
         }
-        let wrote_finite = self.sweep(&buf.data, &mut buf.grad, &mut buf.scratch, lanes);
+        let wrote_finite = match KEEP {
+            true => self.sweep_as::<true>(&buf.data, &mut buf.grad, &mut buf.scratch, lanes, false),
+            false => {
+                let zeroed = &mut buf.inner_grads_zero;
+                self.sweep(&buf.data, &mut buf.grad, &mut buf.scratch, lanes, zeroed)
+            }
+        };
         // Every gradient the sweep wrote was finite, and the leaves' entries were before:
         // they still are, and nothing went wrong (no need to look at every leaf).
         if wrote_finite && buf.grads_finite {
@@ -85,21 +114,48 @@ impl Program {
     }
 
     /// The reverse loop over the values `data`, with `grad` for the gradients: adds
-    /// into its leaves' entries, recomputes the others from 0.
+    /// into its leaves' entries; the inner nodes' it computes from 0 and leaves at 0.
     /// `scratch` is room for a custom node's parents' data and local derivatives; with
     /// `lanes`, the deferred layers record their weights' gradients there.
+    ///
+    /// `zeroed` says whether the inner nodes' entries of `grad` are all +0.0, as every
+    /// sweep that finishes leaves them (each node's entry is set to 0 once the sweep has
+    /// read it; a node it jumps over was written by no one, see `private.rs`): then they
+    /// need not be set to 0 first (29 KB for the moons step). It is `false` while the
+    /// sweep runs, so that one a custom op's panic stopped is followed by a full reset.
     pub(crate) fn sweep(
         &self,
         data: &[f64],
         grad: &mut [f64],
         scratch: &mut [f64],
+        lanes: Option<&mut Lanes>,
+        zeroed: &mut bool,
+    ) -> bool {
+        let fresh = std::mem::replace(zeroed, false);
+        let finite = self.sweep_as::<false>(data, grad, scratch, lanes, fresh);
+        *zeroed = true;
+        finite
+    }
+
+    /// [`sweep`](Program::sweep), the inner nodes' entries of `grad` all +0.0 already if
+    /// `zeroed`; with `KEEP`, each node's gradient is left in its entry, not set to 0.
+    fn sweep_as<const KEEP: bool>(
+        &self,
+        data: &[f64],
+        grad: &mut [f64],
+        scratch: &mut [f64],
         mut lanes: Option<&mut Lanes>,
+        zeroed: bool,
     ) -> bool {
         let mut finite = true;
         let first = self.leaves;
         let root = self.root();
         let runs = &self.runs;
-        grad[first..].fill(0.0);
+        match zeroed {
+            // (The constant 1.0 after the root collects products no one reads.)
+            true => grad[root + 1..].fill(0.0),
+            false => grad[first..].fill(0.0),
+        }
         grad[root] = 1.0;
         // The next layer back (the last one not yet taken is `layers[..left]`'s) and the
         // node it ends at (`usize::MAX`: none left): one compare per node.
@@ -121,6 +177,8 @@ impl Program {
                 // would be `local * 0.0`, 0 for the finite local derivatives of these ops
                 // on finite values): the moons step's points whose hinge is off. (A
                 // batch's deferred layer still records its zeros: its lane is read later.)
+                // Their entries are +0.0 already and stay so, as the sweep leaves every
+                // entry it has read: a sum that starts from +0.0 is never -0.0.
                 let recording = lanes.is_some() && layer.deferred;
                 if !recording && all_zero(&grad[layer.nodes()]) {
                     continue;
@@ -130,9 +188,15 @@ impl Program {
                 let arrays = (&self.args[..], &runs[..], &self.run_grads[..]);
                 let lanes = lanes.as_deref_mut();
                 finite &= layer_backward((data, grad), layer, arrays, step, lanes);
+                if !KEEP {
+                    grad[layer.nodes()].fill(0.0);
+                }
                 continue;
             }
-            let g = grad[k];
+            let g = match KEEP {
+                true => grad[k],
+                false => std::mem::replace(&mut grad[k], 0.0),
+            };
             // A zero gradient with finite local derivatives passes nothing back, through
             // this node or the nodes only it reads (`private.rs`): one jump over them all
             // (the moons step's points whose hinge is off), past the layers among them.

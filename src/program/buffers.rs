@@ -41,6 +41,9 @@ pub(crate) struct Buffers {
     /// writes the leaves' entries other than the backward pass sets it (`false` when
     /// it does not know).
     pub(crate) grads_finite: bool,
+    /// Whether the inner nodes' entries of `grad` are all +0.0 (as a backward pass that
+    /// finishes leaves them: see `Program::sweep`).
+    pub(crate) inner_grads_zero: bool,
 }
 
 impl Buffers {
@@ -58,6 +61,7 @@ impl Buffers {
             panels_stale: true,
             data_finite,
             grads_finite: true,
+            inner_grads_zero: true,
         };
         buffers.fill_panels(program);
         buffers

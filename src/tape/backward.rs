@@ -236,7 +236,7 @@ impl Tape {
             alone.resize(self.buf.grad.len(), 0.0);
             let mut scratch = vec![0.0; self.buf.scratch.len()];
             self.program
-                .sweep(&self.buf.data, &mut alone, &mut scratch, None);
+                .sweep(&self.buf.data, &mut alone, &mut scratch, None, &mut true);
         }
         alone[i]
     }
