@@ -376,8 +376,10 @@ impl<const K: usize> State<K> {
         rule: impl Fn(f64, f64, [f64; K]) -> (f64, [f64; K]) + Sync,
     ) -> Result<(), Error> {
         check_numbers(params.len(), data.len(), grads.len(), threads)?;
-        // A few blocks per thread, so that a thread that is held up takes fewer.
-        let block = data.len().div_ceil(threads * 4).max(1);
+        // A few blocks per thread, so that a thread that is held up takes fewer; one
+        // block on one thread (each costs its hooks' setup and a trip through `share`).
+        let blocks = if threads == 1 { 1 } else { threads * 4 };
+        let block = data.len().div_ceil(blocks).max(1);
         let after = match &grads {
             Grads::Around(_, around) => Some(around.after),
             Grads::Given(_) => None,
