@@ -152,6 +152,11 @@ struct Placement {
 /// 784, and move run by run.
 const SHORT_RUNS: usize = 8;
 
+/// Whether any is true, without a branch per one.
+fn any(xs: &[bool]) -> bool {
+    xs.iter().fold(false, |any, &x| any | x)
+}
+
 impl Placement {
     /// The parts of the runs within the parameters `block`, as the ranges of their
     /// parameters (counted from the block's first) and of their leaves.
@@ -217,19 +222,24 @@ impl Placement {
             // (One bound for both: `ELSEWHERE` is past every leaf)
             let leaves = data.len().min(fed.len());
             let (data, fed) = (&mut data[..leaves], &fed[..leaves]);
-            for (&k, &new) in self.leaf[block].iter().zip(new) {
-                let k = k as usize;
-                if k < leaves && !fed[k] {
+            let pairs = self.leaf[block].iter().map(|&k| k as usize).zip(new);
+            // (Whether any leaf is fed, a look at every leaf without a branch: cheaper
+            // than one look per parameter.)
+            if !any(fed) {
+                for (k, &new) in pairs.filter(|&(k, _)| k < leaves) {
                     data[k] = new;
                 }
+                return;
+            }
+            for (k, &new) in pairs.filter(|&(k, _)| k < leaves && !fed[k]) {
+                data[k] = new;
             }
             return;
         }
         for (params, leaves) in self.within(block) {
             let (data, new) = (&mut data[leaves.clone()], &new[params]);
             let fed = &fed[leaves];
-            // (Whether any is fed, without a branch per leaf.)
-            if !fed.iter().fold(false, |any, &fed| any | fed) {
+            if !any(fed) {
                 data.copy_from_slice(new);
                 continue;
             }
