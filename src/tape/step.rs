@@ -20,10 +20,10 @@ use crate::program::{all_finite, Buffers};
 use crate::threads::check_threads;
 use std::sync::{Mutex, PoisonError};
 
-/// In [`StepPlan::leaf`]: the parameter is not a leaf of the tape.
+/// In [`Placement::leaf`]: the parameter is not a leaf of the tape.
 const ELSEWHERE: u32 = u32::MAX;
 
-/// A run `[first parameter, first leaf, length]` of [`StepPlan::runs`] as its
+/// A run `[first parameter, first leaf, length]` of [`Placement::runs`] as its
 /// parameters' and its leaves' ranges.
 fn slices([p, l, n]: [u32; 3]) -> (Range<usize>, Range<usize>) {
     let [p, l, n] = [p, l, n].map(|x| x as usize);
