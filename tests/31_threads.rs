@@ -867,6 +867,27 @@ fn after_flush_and_step_the_tape_runs_on_the_new_parameters_and_set_data_still_c
     assert_eq!(on_tape, graph.accumulate_batch(&fresh, &batch, 1).unwrap());
 }
 
+/// Two steps of `opt` on `tape`, each on `batch`, by `zero_grad; flush_grads; step`
+/// (`by_values`) or by `flush_and_step`; then the losses of the next batch.
+fn two_steps<S: AsRef<[f64]> + Sync>(
+    tape: &mut Tape,
+    opt: &mut Sgd,
+    (input, batch): (&Inputs, &[S]),
+    by_values: bool,
+) -> Vec<f64> {
+    for _ in 0..2 {
+        tape.accumulate_batch(input, batch, 2).unwrap();
+        if by_values {
+            opt.zero_grad();
+            tape.flush_grads();
+            opt.step().unwrap();
+        } else {
+            tape.flush_and_step(opt, 2).unwrap();
+        }
+    }
+    tape.accumulate_batch(input, batch, 2).unwrap()
+}
+
 /// `loss = (w x + b)^2` with `b` marked `no_grad` after compiling (the tape still sums a
 /// gradient for it, which `flush_grads` does not hand over) and `w` fed by `set_inputs`
 /// (the tape runs on the fed number, the optimiser steps the `Value`): two steps, by
@@ -883,17 +904,7 @@ fn frozen_and_fed_bits(by_values: bool) -> Vec<u64> {
     tape.set_inputs(&fed, &[2.0]).unwrap();
     let mut opt = Sgd::new(vec![w.clone(), b.clone()], 0.1).unwrap();
     let batch = [[1.0], [3.0]];
-    for _ in 0..2 {
-        tape.accumulate_batch(&input, &batch, 2).unwrap();
-        if by_values {
-            opt.zero_grad();
-            tape.flush_grads();
-            opt.step().unwrap();
-        } else {
-            tape.flush_and_step(&mut opt, 2).unwrap();
-        }
-    }
-    let losses = tape.accumulate_batch(&input, &batch, 2).unwrap();
+    let losses = two_steps(&mut tape, &mut opt, (&input, &batch), by_values);
     let numbers = [w.data(), w.grad(), b.data(), b.grad()];
     numbers.iter().chain(&losses).map(|n| n.to_bits()).collect()
 }
@@ -901,6 +912,33 @@ fn frozen_and_fed_bits(by_values: bool) -> Vec<u64> {
 #[test]
 fn flush_and_step_keeps_a_no_grad_parameter_and_a_fed_leaf_as_the_three_calls_do() {
     assert_eq!(frozen_and_fed_bits(false), frozen_and_fed_bits(true));
+}
+
+/// As [`frozen_and_fed_bits`], for one neuron of 16 inputs (its parameters long runs of
+/// the tape's leaves, whose numbers the step moves run by run) and a weight fed.
+fn fed_weight_bits(by_values: bool) -> Vec<u64> {
+    let model = MLP::new(16, &[1], &mut StdRng::seed_from_u64(3));
+    let x: Vec<Value> = (0..17).map(|_| Value::new(0.0)).collect();
+    let out = &model.forward(&x[..16]).unwrap()[0];
+    let mut tape = Tape::compile(&(out - &x[16]).powi(2)).unwrap();
+    let params = model.parameters();
+    let (input, fed) = (
+        tape.inputs(&x).unwrap(),
+        tape.inputs(&params[3..4]).unwrap(),
+    );
+    tape.set_inputs(&fed, &[2.0]).unwrap();
+    let mut opt = Sgd::new(params.clone(), 0.1).unwrap();
+    let batch: Vec<[f64; 17]> = (samples(3).iter())
+        .map(|s| std::array::from_fn(|i| s[i % 5]))
+        .collect();
+    let losses = two_steps(&mut tape, &mut opt, (&input, &batch), by_values);
+    let numbers = params.iter().flat_map(|p| [p.data(), p.grad()]);
+    numbers.chain(losses).map(f64::to_bits).collect()
+}
+
+#[test]
+fn flush_and_step_keeps_a_fed_weight_of_a_wide_neuron_as_the_three_calls_do() {
+    assert_eq!(fed_weight_bits(false), fed_weight_bits(true));
 }
 
 #[test]
