@@ -32,7 +32,6 @@ impl Program {
         buf: &mut Buffers,
         start: impl FnOnce() -> Option<Vec<f64>>,
     ) -> Result<(), Error> {
-        buf.inner_grads_zero = false;
         self.backward_as::<true>(buf, None, start)
     }
 
@@ -59,7 +58,11 @@ impl Program {
             return Err(self.value_error(&buf.data));
         }
         let wrote_finite = match KEEP {
-            true => self.sweep_as::<true>(&buf.data, &mut buf.grad, &mut buf.scratch, lanes, false),
+            true => {
+                // (The kept gradients are not 0: the next sweep sets them to 0 first.)
+                buf.inner_grads_zero = false;
+                self.sweep_as::<true>(&buf.data, &mut buf.grad, &mut buf.scratch, lanes, false)
+            }
             false => {
                 let zeroed = &mut buf.inner_grads_zero;
                 self.sweep(&buf.data, &mut buf.grad, &mut buf.scratch, lanes, zeroed)
