@@ -115,6 +115,31 @@ fn a_model_with_many_parameters_gets_every_gradient_summed_on_threads_too() {
     assert_eq!(grads(16), one);
 }
 
+// model = MLP(5000, [2, 1]); for x in batch: model(x)[0].backward()
+#[test]
+fn a_wide_layer_whose_weights_span_blocks_of_leaves_gets_every_gradient_on_threads_too() {
+    // On threads the chunks' sums are added up in blocks of 4,096 leaves or more, and a
+    // block also makes the sums of the layer weights in it: here each hidden neuron's
+    // 5,000 weights lie in two blocks, and each part gets its sums in its own block.
+    let model = MLP::new(5000, &[2, 1], &mut StdRng::seed_from_u64(3));
+    let x: Vec<Value> = (0..5000).map(|_| Value::new(0.0).no_grad()).collect();
+    let loss = model.forward(&x).unwrap()[0].clone();
+    let mut rng = StdRng::seed_from_u64(4);
+    let batch: Vec<Vec<f64>> = (0..20)
+        .map(|_| (0..5000).map(|_| rng.random_range(-1.0..1.0)).collect())
+        .collect();
+    let grads = |threads| {
+        let mut tape = Tape::compile(&loss).unwrap();
+        let input = tape.inputs(&x).unwrap();
+        tape.accumulate_batch(&input, &batch, threads).unwrap();
+        let bits = tape.leaf_grads().iter().map(|g| g.to_bits());
+        bits.collect::<Vec<_>>()
+    };
+    let one = grads(1);
+    assert_eq!(grads(2), one);
+    assert_eq!(grads(16), one);
+}
+
 // for chunk in batch: for x, y in chunk: loss(x, y).backward()   (sums flushed per chunk)
 #[test]
 fn a_batch_on_threads_is_accumulate_over_each_chunk_then_flush_on_one_thread() {
@@ -429,6 +454,29 @@ fn a_weight_gradient_that_overflows_in_a_batch_is_the_error_accumulate_gives() {
             assert_eq!(format!("{err:?}"), expected, "{threads} threads");
             assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
         }
+    }
+}
+
+// for x in batch: model([x]).backward()   (sample 3's weight gradient overflows first)
+#[test]
+fn a_hidden_overflow_in_one_chunk_comes_before_another_chunks_error_on_any_threads() {
+    // Sample 3's weight gradient is 1e310 (inf), which a batch on threads sees only
+    // when it adds the chunk's weight sums; sample 10, in the next chunk, fails at once
+    // (its input is inf). The batch's error is still sample 3's, as `accumulate` says.
+    let mut data = vec![[1.0]; 16];
+    data[3] = [1e300];
+    data[10] = [f64::INFINITY];
+    let (mut tape, inputs) = tiny_weights_tape(1e10);
+    let expected = data.iter().find_map(|sample| {
+        tape.set_inputs(&inputs, sample).unwrap();
+        tape.accumulate().err()
+    });
+    let expected = format!("{:?}", expected.unwrap());
+    assert!(expected.contains("Backward"), "{expected}");
+    for threads in [1, 2, 16] {
+        let (mut tape, inputs) = tiny_weights_tape(1e10);
+        let err = tape.accumulate_batch(&inputs, &data, threads).unwrap_err();
+        assert_eq!(format!("{err:?}"), expected, "{threads} threads");
     }
 }
 

@@ -16,12 +16,16 @@
 //! backward pass *records* the layer's inputs and its neurons' gradients ([`Lanes`]),
 //! and at the end of the chunk [`Program::add_deferred`] makes the same additions, in
 //! the same order, for each weight: the same bits, with each weight's gradient read and
-//! written once per chunk (its row stays in the cache while the samples are added).
+//! written once per chunk (its row stays in the cache while the samples are added). On
+//! several threads the chunk hands its records on instead, and each block of leaves
+//! that adds the chunks' sums up makes those of its weights from them (`add_parts` in
+//! `src/tape/parallel.rs`).
 //!
 //! The recorded numbers are those of the samples' own passes, so an error is no
 //! different: but which sample it belongs to is known only at the end of the chunk. So
-//! on any error, or a non-finite sum at the end, the runner runs the chunk again without
-//! deferring, and that run's result (error or not) is the chunk's (see `Job::run`).
+//! on any error, or a non-finite sum at the end, the runner runs the chunk (on several
+//! threads, the round) again without deferring, and that run's result (error or not)
+//! is the chunk's (see `Job::run`).
 
 use std::ops::Range;
 
@@ -188,29 +192,43 @@ impl Program {
     }
 
     /// The deferred weight gradients of the `samples` recorded in `lanes` (the samples
-    /// of a chunk, whose numbers fill the leaves last given to [`Lanes::feed`]): for each weight, its chunk sum from 0, sample after sample `+ y * z`
-    /// where its neuron's gradient `z` is not 0 (as each sample's backward pass would
-    /// have added it), stored into `to` (or, with `add`, added into `to`, as the chunk
-    /// sums are added into the tape's). Returns whether every chunk sum is finite.
+    /// of a chunk, whose numbers fill the leaves last given to [`Lanes::feed`]), for
+    /// the leaves from `first` on that `to` covers (a block of the leaves, or all of
+    /// them from 0): for each weight among them, its chunk sum from 0, sample after
+    /// sample `+ y * z` where its neuron's gradient `z` is not 0 (as each sample's
+    /// backward pass would have added it), stored into `to` (or, with `add`, added into
+    /// `to`, as the chunk sums are added into the tape's). Returns whether every chunk
+    /// sum is finite. (A weight's sum does not depend on the block: the blocks may
+    /// split a neuron's weights anywhere.)
     pub(crate) fn add_deferred<S: AsRef<[f64]>>(
         &self,
         lanes: &Lanes,
         samples: &[S],
-        to: &mut [f64],
+        (first, to): (usize, &mut [f64]),
         add: bool,
     ) -> bool {
         let mut check = [0.0; LANES];
+        let block = first..first + to.len();
         let deferred = self.layers.iter().filter(|l| l.deferred);
         for (layer, recorded) in deferred.zip(&lanes.layers) {
             let (width, grads) = (layer.width as usize, &recorded.grads);
-            // Sample `s`'s inputs to the layer.
-            let input = |s: usize, n: usize| match recorded.fed {
-                Some(p) => &samples[s].as_ref()[p..p + n],
-                None => &recorded.inputs[s * n..][..n],
-            };
             for (j, k) in layer.nodes().enumerate() {
                 let run = self.weights(k);
+                // The neuron's weights in the block: terms `a..b` of its run.
+                let a = block
+                    .start
+                    .max(run.x as usize)
+                    .saturating_sub(run.x as usize);
+                let b = block.end.min(run.xs().end).saturating_sub(run.x as usize);
+                if a >= b {
+                    continue;
+                }
                 let n = run.len as usize;
+                // Sample `s`'s inputs `a..b` to the neuron.
+                let input = |s: usize| match recorded.fed {
+                    Some(p) => &samples[s].as_ref()[p + a..p + b],
+                    None => &recorded.inputs[s * n + a..s * n + b],
+                };
                 // The samples whose neuron `j` has a gradient, in order: their inputs and
                 // that gradient.
                 let mut active = [(&[][..], 0.0); MAX_SAMPLES];
@@ -218,11 +236,12 @@ impl Program {
                 for s in 0..samples.len() {
                     let z = grads[s * width + j];
                     if z != 0.0 {
-                        active[count] = (input(s, n), z);
+                        active[count] = (input(s), z);
                         count += 1;
                     }
                 }
-                chunk_sums(&mut to[run.xs()], &active[..count], add, &mut check);
+                let row = run.x as usize + a - first..run.x as usize + b - first;
+                chunk_sums(&mut to[row], &active[..count], add, &mut check);
             }
         }
         check.iter().all(|c| c.is_finite())

@@ -18,6 +18,12 @@
 //! thread, whatever the size of the batch; rounds follow chunk order, so they change no
 //! addition either.
 //!
+//! A layer whose weights' gradients a chunk defers (`src/program/defer.rs`) records
+//! its samples' numbers in the chunk's [`Lanes`], and the blocks of leaves that add
+//! the chunks' sums up make each of its weights' chunk sums there too, from those
+//! records, in chunk order: the same additions as the chunk would have made and the
+//! block added, without storing 25,000 sums per chunk and reading them back.
+//!
 //! Which thread computed which chunk changes no addition, so the gradients are the same
 //! bit for bit for 1, 2 or 16 threads, and without the `parallel` feature (which runs
 //! every chunk on the calling thread). They are those of a single-thread program that
@@ -63,50 +69,93 @@ enum Unit<'a, S> {
     Add((usize, bool), &'a mut [f64]),
 }
 
+/// A chunk of a round on several threads, once it has run: its samples, its sums of
+/// the leaves whose gradients it does not defer ([`Lanes::immediate`]), and what its
+/// backward passes recorded of the deferred layers, for the blocks to add up.
+struct Part<'a, S> {
+    samples: &'a [S],
+    sums: &'a [f64],
+    lanes: &'a Lanes,
+}
+
+/// What a unit of a round on several threads found (a chunk: nothing, both `true`).
+#[derive(Clone, Copy)]
+struct Found {
+    /// Whether every chunk's sum of a deferred weight was finite: if not, a sample's
+    /// gradient may not have been, where the deferring passes do not look.
+    deferred_finite: bool,
+    /// Whether the tape's new sums are all finite.
+    finite: bool,
+}
+
+/// A chunk's [`Found`]: nothing.
+const CHUNK_RAN: Found = Found {
+    deferred_finite: true,
+    finite: true,
+};
+
 /// `grad += chunk` for each chunk's sums in chunk order, from leaf `first` on, each
 /// chunk's as soon as it is `done` (if `fresh`, the sums start at 0: the first chunk's
-/// are `0 + chunk`, the same numbers as after setting them to 0). Returns whether the
-/// new sums are all finite (`false` if a chunk ended without its sums: it panicked,
-/// and so will the round).
-fn add_chunk_sums(
-    done: &[OnceLock<Option<&[f64]>>],
+/// are `0 + chunk`, the same numbers as after setting them to 0): the sums it stored,
+/// and those of the deferred weights made here from its records. (Both `false` if a
+/// chunk ended without its part: it failed, and the round will be run again.)
+fn add_parts<S: AsRef<[f64]>>(
+    program: &Program,
+    done: &[OnceLock<Option<Part<'_, S>>>],
     (first, fresh): (usize, bool),
     grad: &mut [f64],
-) -> bool {
+) -> Found {
+    let block = first..first + grad.len();
+    let mut deferred_finite = true;
     for (c, chunk) in done.iter().enumerate() {
-        let sums = loop {
+        let part = loop {
             match chunk.get() {
-                Some(sums) => break *sums,
+                Some(part) => break part,
                 // (Another thread is running it: one chunk at most.)
                 None => std::thread::yield_now(),
             }
         };
-        let Some(sums) = sums else {
-            return false;
+        let Some(part) = part else {
+            return Found {
+                deferred_finite: false,
+                finite: false,
+            };
         };
-        if fresh && c == 0 {
-            for (s, c) in grad.iter_mut().zip(&sums[first..]) {
-                *s = 0.0 + c;
+        let add = !(fresh && c == 0);
+        for r in part.lanes.immediate() {
+            let leaves = r.start.max(block.start)..r.end.min(block.end);
+            if leaves.is_empty() {
+                continue;
             }
-            continue;
+            let to = &mut grad[leaves.start - first..leaves.end - first];
+            match add {
+                true => self::add(to, &part.sums[leaves]),
+                false => to
+                    .iter_mut()
+                    .zip(&part.sums[leaves])
+                    .for_each(|(s, c)| *s = 0.0 + c),
+            }
         }
-        add(grad, &sums[first..]);
+        deferred_finite &= program.add_deferred(part.lanes, part.samples, (first, grad), add);
     }
-    all_finite(grad)
+    Found {
+        deferred_finite,
+        finite: all_finite(grad),
+    }
 }
 
-/// Publishes a chunk's sums when it has run; if it panics, that it has none.
-struct Finished<'d, 'a>(&'d OnceLock<Option<&'a [f64]>>);
+/// Publishes a chunk's part when it has run; if it fails or panics, that it has none.
+struct Finished<'d, 'a, S>(&'d OnceLock<Option<Part<'a, S>>>);
 
-impl<'a> Finished<'_, 'a> {
-    /// The chunk's sums, for the blocks that add them up.
-    fn publish(self, sums: &'a [f64]) {
+impl<'a, S> Finished<'_, 'a, S> {
+    /// The chunk's part, for the blocks that add the sums up.
+    fn publish(self, part: Part<'a, S>) {
         // (Set once: the drop that follows finds it set.)
-        let _ = self.0.set(Some(sums));
+        let _ = self.0.set(Some(part));
     }
 }
 
-impl Drop for Finished<'_, '_> {
+impl<S> Drop for Finished<'_, '_, S> {
     fn drop(&mut self) {
         let _ = self.0.set(None);
     }
@@ -122,6 +171,8 @@ pub(super) struct Workers {
     workers: Vec<Worker>,
     /// The chunks' gradient sums, chunk after chunk, one entry per leaf each.
     sums: Vec<f64>,
+    /// What the backward passes of each chunk of a round record of the deferred layers.
+    lanes: Vec<Lanes>,
 }
 
 /// What a thread runs its chunks with: buffers, and whether they hold the tape's leaf
@@ -135,8 +186,6 @@ struct Worker {
     ready: bool,
     /// The leaves its samples filled last.
     filled: Vec<u32>,
-    /// What its backward passes record of the deferred layers (see `Job::run`).
-    lanes: Lanes,
 }
 
 impl Worker {
@@ -193,6 +242,8 @@ struct Chunk<'a, S> {
     results: &'a mut [f64],
     /// Where its gradient sums go.
     sums: Sums<'a>,
+    /// What its backward passes record of the deferred layers.
+    lanes: &'a mut Lanes,
 }
 
 /// Where a chunk's gradient sums go: nowhere (a forward-only batch), into its own
@@ -431,13 +482,14 @@ impl Tape {
         while w.workers.len() < workers {
             let data = self.buf.data.clone();
             let buf = Buffers::new(&self.program, data, true);
-            let lanes = Lanes::new(&self.program, CHUNK);
             w.workers.push(Worker {
                 buf,
                 ready: false,
                 filled: Vec::new(),
-                lanes,
             });
+        }
+        while w.lanes.len() < chunks {
+            w.lanes.push(Lanes::new(&self.program, CHUNK));
         }
         // On one thread each chunk's sums go straight into the tape's, in chunk order:
         // the same additions as through `sums`, without storing them.
@@ -445,8 +497,8 @@ impl Tape {
         let stored = if backward && !alone { leaves } else { 0 };
         w.sums.resize(chunks * stored, 0.0);
         let mut units = Vec::with_capacity(chunks);
-        let (mut rest, mut sums) = (results, &mut w.sums[..]);
-        for samples in samples.chunks(CHUNK) {
+        let (mut rest, mut sums) = (&mut *results, &mut w.sums[..]);
+        for (samples, lanes) in samples.chunks(CHUNK).zip(&mut w.lanes) {
             let (results, r) = rest.split_at_mut(samples.len() * width);
             let (chunk_sums, s) = sums.split_at_mut(stored);
             (rest, sums) = (r, s);
@@ -459,6 +511,7 @@ impl Tape {
                 samples,
                 results,
                 sums,
+                lanes,
             });
         }
         let Buffers {
@@ -494,7 +547,8 @@ impl Tape {
         // The chunks first, then the adding up of their sums, block by block of leaves,
         // in the same fork and join of the threads: a block adds each chunk's sums as
         // soon as that chunk (and those before it) is done.
-        let done: Vec<OnceLock<Option<&[f64]>>> = (0..chunks).map(|_| OnceLock::new()).collect();
+        let done: Vec<OnceLock<Option<Part<'_, S>>>> =
+            (0..chunks).map(|_| OnceLock::new()).collect();
         let mut units: Vec<Unit<'_, S>> = units.into_iter().map(Unit::Chunk).collect();
         if backward {
             let block = leaves.div_ceil(workers * 4).max(BLOCK);
@@ -502,21 +556,30 @@ impl Tape {
             units.extend(blocks.map(|(b, grad)| Unit::Add((b * block, fresh), grad)));
         }
         let ran = share_with(&mut w.workers[..workers], units, |w, unit| match unit {
-            Unit::Chunk(mut chunk) => {
+            Unit::Chunk(chunk) => {
                 let finished = Finished(&done[chunk.index]);
-                let ran = job.run(w, &mut chunk);
-                if let Sums::Store(sums) = chunk.sums {
-                    finished.publish(sums);
-                }
-                ran.map(|()| true)
+                let part = job.run_part(w, chunk)?;
+                finished.publish(part);
+                Ok(CHUNK_RAN)
             }
-            Unit::Add(from, grad) => Ok(add_chunk_sums(&done, from, grad)),
+            Unit::Add(from, grad) => Ok(add_parts(job.program, &done, from, grad)),
         });
-        // Each chunk stops at its first error, that of its lowest failing sample: the
-        // first error in chunk order is that of the round's lowest failing sample,
-        // whoever ran what.
-        let finite = ran.into_iter().collect::<Result<Vec<bool>, Error>>()?;
-        Ok(backward && !finite.contains(&false))
+        let failed = ran.iter().any(Result::<Found, Error>::is_err);
+        if failed || ran.iter().flatten().any(|f| !f.deferred_finite) {
+            // Which sample failed first, if one did, is what the chunks say when they
+            // run again one after the other without deferring, as `Job::run` decides.
+            let worker = &mut w.workers[0];
+            for (c, samples) in samples.chunks(CHUNK).enumerate() {
+                let results = &mut results[c * CHUNK * width..][..samples.len() * width];
+                job.run_plain(worker, samples, results)?;
+            }
+            if failed {
+                return Err(disagreement(if backward { "backward" } else { "forward" }));
+            }
+            // (A chunk's sum of a deferred weight overflowed: `check_sums` names it.)
+            return Ok(false);
+        }
+        Ok(backward && ran.iter().flatten().all(|f| f.finite))
     }
 
     /// `Ok` unless a leaf's sum is not finite (each chunk's sums were, their total is
@@ -541,7 +604,7 @@ impl Tape {
     }
 }
 
-impl Job<'_> {
+impl<'j> Job<'j> {
     /// Runs one chunk on a worker: its samples one after the other, their gradients
     /// added up from 0 and handed on as `chunk.sums` says. Stops at the first sample
     /// that fails, with its error.
@@ -562,19 +625,20 @@ impl Job<'_> {
             samples,
             results,
             sums,
+            lanes,
             ..
         } = chunk;
         worker.sync((self.leaf_data, self.leaves_finite), &self.inputs.nodes);
         let (leaves, buf) = (self.leaf_data.len(), &mut worker.buf);
-        let lanes = &mut worker.lanes;
         let mut added = false;
         if self.backward && lanes.any() {
             lanes.feed(&self.inputs.nodes);
-            let ran = self.run_samples(buf, Some(&mut *lanes), samples, results);
+            let ran = self.run_samples(buf, Some(&mut **lanes), samples, results);
             if ran.is_ok() {
                 added = matches!(sums, Sums::Add(_));
-                let finite = (sums.target())
-                    .is_none_or(|(to, add)| (self.program).add_deferred(lanes, samples, to, add));
+                let finite = (sums.target()).is_none_or(|(to, add)| {
+                    (self.program).add_deferred(lanes, samples, (0, to), add)
+                });
                 if finite {
                     hand_on(sums, &buf.grad, lanes.immediate());
                     return Ok(());
@@ -589,6 +653,54 @@ impl Job<'_> {
         }
         hand_on(sums, &buf.grad, std::slice::from_ref(&(0..leaves)));
         Ok(())
+    }
+
+    /// Runs one chunk of a round on several threads: its samples one after the other,
+    /// the deferred layers recorded in its lanes, and the sums of the other leaves
+    /// stored where `chunk.sums` says; returns the chunk's part, for the blocks that
+    /// add the sums up (see [`add_parts`]). Stops at the first sample that fails, with
+    /// its error; which sample fails first is then decided by `run_plain`.
+    fn run_part<'a, S: AsRef<[f64]>>(
+        &self,
+        worker: &mut Worker,
+        chunk: Chunk<'a, S>,
+    ) -> Result<Part<'a, S>, Error> {
+        let Chunk {
+            samples,
+            results,
+            mut sums,
+            lanes,
+            ..
+        } = chunk;
+        worker.sync((self.leaf_data, self.leaves_finite), &self.inputs.nodes);
+        let deferring = self.backward && lanes.any();
+        if deferring {
+            lanes.feed(&self.inputs.nodes);
+        }
+        let recording = deferring.then_some(&mut *lanes);
+        self.run_samples(&mut worker.buf, recording, samples, results)?;
+        hand_on(&mut sums, &worker.buf.grad, lanes.immediate());
+        let sums = match sums {
+            Sums::Store(sums) => &*sums,
+            Sums::Add(_) | Sums::None => &[],
+        };
+        Ok(Part {
+            samples,
+            sums,
+            lanes,
+        })
+    }
+
+    /// Runs the samples of a chunk one after the other on a worker without deferring,
+    /// as `accumulate` would (their sums go nowhere): the first error is theirs.
+    fn run_plain<S: AsRef<[f64]>>(
+        &self,
+        worker: &mut Worker,
+        samples: &[S],
+        results: &mut [f64],
+    ) -> Result<(), Error> {
+        worker.sync((self.leaf_data, self.leaves_finite), &self.inputs.nodes);
+        self.run_samples(&mut worker.buf, None, samples, results)
     }
 
     /// The samples of a chunk, one after the other, into `buf`'s leaf gradients from 0;
