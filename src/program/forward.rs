@@ -2,7 +2,6 @@
 
 use super::layer::{activate_layer, layer_sums, relu_neurons, WIDTH};
 use super::{Buffers, Program, Run, Step};
-use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 use crate::error::Error;
 
@@ -32,18 +31,16 @@ impl Program {
         let mut k = first;
         while k < self.steps.len() {
             if k == next_layer {
-                let layer = &self.layers[layer_at];
+                let layer = self.layers[layer_at];
                 layer_at += 1;
                 next_layer = layer_start(layer_at);
-                let [a, b] = self.args[k].map(|i| i as usize);
-                let (panel, width) = (&buf.panels[layer.panel as usize..], layer.width as usize);
-                if let (true, WIDTH, Step::DotThen(Op::Relu), &[bias, inputs]) =
-                    (layer.neurons, width, self.steps[k], &runs[a..b])
-                {
-                    finite &= relu_neurons(data, *layer, [bias, inputs], panel);
-                    k += width;
+                let panel = &buf.panels[layer.panel as usize..];
+                if let Some(terms) = layer.relu {
+                    finite &= relu_neurons(data, k, terms, panel);
+                    k += WIDTH;
                     continue;
                 }
+                let ([a, b], width) = (self.args[k].map(|i| i as usize), layer.width as usize);
                 let sums = layer_sums(data, &runs[a..b], panel, width);
                 // (The sums of a layer have the same step: one activation for all.)
                 let out = &mut data[layer.nodes()];
