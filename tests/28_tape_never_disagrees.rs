@@ -303,3 +303,30 @@ fn a_layer_of_sixteen_relu_neurons_gives_a_zero_sum_the_graphs_sign() {
     let graph = bits(hidden.iter().map(Value::data).collect());
     assert_eq!(bits(tape.outputs().collect()), graph);
 }
+
+// model = MLP(3, [n, 16, 1]) with every ReLU on; model(x)[0].backward()   -- the tape's
+// backward pass takes a layer whose neurons have 16 or 32 inputs with its loops unrolled
+// for that width: it must still give every weight and input the graph's gradient
+#[test]
+fn layers_whose_neurons_have_16_or_32_inputs_get_the_graphs_gradients() {
+    for n in [16, 32] {
+        let model = MLP::new(3, &[n, 16, 1], &mut PythonRandom::seed(1));
+        // (Positive weights and inputs: every ReLU is on, so every term passes a
+        // gradient back and none can hide a term the pass left out.)
+        let count = model.parameters().len();
+        let params: Vec<f64> = (0..count).map(|i| 0.01 * (i % 7 + 1) as f64).collect();
+        model.set_params(&params).unwrap();
+        let x = [0.5, 1.5, 2.0].map(Value::new);
+        let root = model.forward(&x).unwrap()[0].clone();
+        let mut tape = Tape::compile(&root).unwrap();
+        tape.backward().unwrap();
+        let leaves: Vec<Value> = model.parameters().into_iter().chain(x.clone()).collect();
+        let taped: Vec<u64> = leaves.iter().map(|v| v.grad().to_bits()).collect();
+        for v in &leaves {
+            v.zero_grad();
+        }
+        root.backward();
+        let graph: Vec<u64> = leaves.iter().map(|v| v.grad().to_bits()).collect();
+        assert_eq!(taped, graph, "{n} inputs");
+    }
+}

@@ -335,9 +335,35 @@ fn neurons_backward(
     weights: bool,
 ) -> bool {
     // (The sums of a layer have the same second factors: the first sum's are all's.)
+    let inputs = runs[args[0][0] as usize + 1].len;
+    // The widths of the moons and MNIST layers' inputs (16, 32) with the length of each
+    // neuron's run known to the compiler: its loops unrolled, no remainder to handle.
+    // (With the two kernels always inlined, callgrind on the moons `Training` step: 285.2k
+    // to 274.4k instructions a step from the inlining, to 264.8k with these widths.)
+    let planned = ((data, grad), (args, runs, needs), sum_grads, weights);
+    match inputs {
+        16 => neurons_backward_of::<16>(planned),
+        32 => neurons_backward_of::<32>(planned),
+        _ => neurons_backward_of::<0>(planned),
+    }
+}
+
+/// The arguments of [`neurons_backward`].
+type NeuronsBackward<'a> = (
+    (&'a [f64], &'a mut [f64]),
+    (&'a [[u32; 2]], &'a [Run], &'a [u8]),
+    &'a [f64],
+    bool,
+);
+
+/// [`neurons_backward`] for neurons of `N` inputs each (0: any number).
+#[inline(always)]
+fn neurons_backward_of<const N: usize>(
+    ((data, grad), (args, runs, needs), sum_grads, weights): NeuronsBackward<'_>,
+) -> bool {
     let a = args[0][0] as usize;
     let [bias, run] = [runs[a], runs[a + 1]];
-    let (y, n) = (run.y as usize, run.len as usize);
+    let (y, n) = (run.y as usize, if N > 0 { N } else { run.len as usize });
     let inputs_need = needs[a + 1] & 2 != 0;
     let (one, ys) = (data[bias.y as usize], &data[y..y + n]);
     // The inputs' gradients apart from the weights' (all below them, if needed).
@@ -359,10 +385,11 @@ fn neurons_backward(
             grad[bias.x as usize] += one * g;
             check[0] += grad[bias.x as usize];
         }
-        let ws = &data[run.xs()];
+        let xs = run.x as usize..run.x as usize + n;
+        let ws = &data[xs.clone()];
         match (need & 1 != 0 && weights, input_grads.as_deref_mut()) {
-            (true, Some(gy)) => both_halves(&mut grad[run.xs()], gy, (ws, ys), g, &mut check),
-            (true, None) => one_half(&mut grad[run.xs()], ys, g, &mut check),
+            (true, Some(gy)) => both_halves(&mut grad[xs], gy, (ws, ys), g, &mut check),
+            (true, None) => one_half(&mut grad[xs], ys, g, &mut check),
             (false, Some(gy)) => one_half(gy, ws, g, &mut check),
             (false, None) => {}
         }
@@ -374,7 +401,7 @@ fn neurons_backward(
 const LANES: usize = 4;
 
 /// `grad[i] += factor[i] * g` for every `i`, each sum written added into `check`.
-#[inline]
+#[inline(always)]
 pub(super) fn one_half(grad: &mut [f64], factor: &[f64], g: f64, check: &mut [f64; LANES]) {
     let (grads, grad_rest) = grad.as_chunks_mut::<LANES>();
     let (factors, factor_rest) = factor.as_chunks::<LANES>();
@@ -392,7 +419,7 @@ pub(super) fn one_half(grad: &mut [f64], factor: &[f64], g: f64, check: &mut [f6
 /// `gx[i] += y[i] * g` and `gy[i] += x[i] * g` for every `i` (the two halves of the
 /// chain rule through a run of products `x[i] * y[i]`), each sum written added into
 /// `check`.
-#[inline]
+#[inline(always)]
 fn both_halves(
     gx: &mut [f64],
     gy: &mut [f64],
