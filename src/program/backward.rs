@@ -188,7 +188,12 @@ impl Program {
                 }
                 // (The sums of a layer have the same step.)
                 let step = self.steps[k];
-                let arrays = (&self.args[..], &runs[..], &self.run_grads[..]);
+                let arrays = (
+                    &self.args[..],
+                    &runs[..],
+                    &self.run_grads[..],
+                    &self.neuron_terms[..],
+                );
                 let lanes = lanes.as_deref_mut();
                 finite &= layer_backward((data, grad), layer, arrays, step, lanes);
                 if !KEEP {

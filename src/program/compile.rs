@@ -117,6 +117,7 @@ impl Program {
             custom_parents: Vec::new(),
             side_by_side: Vec::new(),
             layers: Vec::new(),
+            neuron_terms: Vec::new(),
             gather: Vec::new(),
             outputs: Vec::new(),
             leaves: leaves.len(),

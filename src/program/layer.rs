@@ -66,6 +66,24 @@ pub(crate) struct Layer {
     /// [`neurons`](Layer::neurons) with the activation ReLU: the forward pass then
     /// takes it in one loop ([`relu_neurons`]) from these, planned once.
     pub(crate) relu: Option<[Run; 2]>,
+    /// Where its neurons start in [`Program::neuron_terms`] (if it is of
+    /// [`neurons`](Layer::neurons)).
+    pub(crate) terms: u32,
+}
+
+/// A neuron of a layer of [`neurons`](Layer::neurons) as the backward pass takes it,
+/// planned once from its sum's two runs: where its bias and its weights are, and
+/// whether they need gradients.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NeuronTerms {
+    /// Its bias (the first factor of its first term).
+    bias: u32,
+    /// Its first weight (the first factor of its second run).
+    weights: u32,
+    /// Whether its bias needs its gradient.
+    bias_needs: bool,
+    /// Whether its weights need theirs.
+    weights_need: bool,
 }
 
 impl Layer {
@@ -125,6 +143,19 @@ impl Program {
                 (true, WIDTH, Step::DotThen(Op::Relu), &[bias, inputs]) => Some([bias, inputs]),
                 _ => None,
             };
+            let terms = self.neuron_terms.len() as u32;
+            if neurons {
+                let planned = (k..k + width).map(|j| {
+                    let a = self.args[j][0] as usize;
+                    NeuronTerms {
+                        bias: self.runs[a].x,
+                        weights: self.runs[a + 1].x,
+                        bias_needs: self.run_grads[a] & 1 != 0,
+                        weights_need: self.run_grads[a + 1] & 1 != 0,
+                    }
+                });
+                self.neuron_terms.extend(planned.collect::<Vec<_>>());
+            }
             self.layers.push(Layer {
                 first: k as u32,
                 panel,
@@ -132,6 +163,7 @@ impl Program {
                 neurons,
                 deferred: false,
                 relu,
+                terms,
             });
             k += width;
         }
@@ -259,6 +291,10 @@ pub(super) fn activate_layer(step: Step, sums: &[f64], out: &mut [f64]) -> bool 
     }
 }
 
+/// What [`layer_backward`] reads of the program: its `args`, `runs`, `run_grads` and
+/// `neuron_terms`.
+pub(super) type LayerPlans<'a> = (&'a [[u32; 2]], &'a [Run], &'a [u8], &'a [NeuronTerms]);
+
 /// The chain rule through the layer `layer`, whose sums have the `[start, end]`s
 /// `args` into `runs` and the step `step`: for each neuron whose gradient (after its
 /// activation's local derivative) is not 0 (a ReLU that is on), last to first, as
@@ -268,7 +304,7 @@ pub(super) fn activate_layer(step: Step, sums: &[f64], out: &mut [f64]) -> bool 
 pub(super) fn layer_backward(
     (data, grad): (&[f64], &mut [f64]),
     layer: Layer,
-    (args, runs, needs): (&[[u32; 2]], &[Run], &[u8]),
+    (args, runs, needs, terms): LayerPlans<'_>,
     step: Step,
     lanes: Option<&mut Lanes>,
 ) -> bool {
@@ -302,7 +338,13 @@ pub(super) fn layer_backward(
             }
             None => true,
         };
-        return neurons_backward((data, grad), (args, runs, needs), sum_grads, weights);
+        let terms = &terms[layer.terms as usize..][..args.len()];
+        return neurons_backward(
+            (data, grad),
+            (args, runs, needs),
+            (terms, sum_grads),
+            weights,
+        );
     }
     let mut finite = true;
     // The last neuron first, as the backward loop takes any other nodes.
@@ -331,7 +373,7 @@ pub(super) fn layer_backward(
 fn neurons_backward(
     (data, grad): (&[f64], &mut [f64]),
     (args, runs, needs): (&[[u32; 2]], &[Run], &[u8]),
-    sum_grads: &[f64],
+    (terms, sum_grads): (&[NeuronTerms], &[f64]),
     weights: bool,
 ) -> bool {
     // (The sums of a layer have the same second factors: the first sum's are all's.)
@@ -340,7 +382,12 @@ fn neurons_backward(
     // neuron's run known to the compiler: its loops unrolled, no remainder to handle.
     // (With the two kernels always inlined, callgrind on the moons `Training` step: 285.2k
     // to 274.4k instructions a step from the inlining, to 264.8k with these widths.)
-    let planned = ((data, grad), (args, runs, needs), sum_grads, weights);
+    let planned = (
+        (data, grad),
+        (args, runs, needs),
+        (terms, sum_grads),
+        weights,
+    );
     match inputs {
         16 => neurons_backward_of::<16>(planned),
         32 => neurons_backward_of::<32>(planned),
@@ -352,14 +399,14 @@ fn neurons_backward(
 type NeuronsBackward<'a> = (
     (&'a [f64], &'a mut [f64]),
     (&'a [[u32; 2]], &'a [Run], &'a [u8]),
-    &'a [f64],
+    (&'a [NeuronTerms], &'a [f64]),
     bool,
 );
 
 /// [`neurons_backward`] for neurons of `N` inputs each (0: any number).
 #[inline(always)]
 fn neurons_backward_of<const N: usize>(
-    ((data, grad), (args, runs, needs), sum_grads, weights): NeuronsBackward<'_>,
+    ((data, grad), (args, runs, needs), (terms, sum_grads), weights): NeuronsBackward<'_>,
 ) -> bool {
     let a = args[0][0] as usize;
     let [bias, run] = [runs[a], runs[a + 1]];
@@ -375,19 +422,18 @@ fn neurons_backward_of<const N: usize>(
         false => (grad, None),
     };
     let mut check = [0.0; LANES];
-    for (&[a, _], &g) in args.iter().zip(sum_grads).rev() {
+    for (neuron, &g) in terms.iter().zip(sum_grads).rev() {
         if g == 0.0 {
             continue;
         }
-        let (a, need) = (a as usize, needs[a as usize + 1]);
-        let [bias, run] = [runs[a], runs[a + 1]];
-        if needs[a] & 1 != 0 {
-            grad[bias.x as usize] += one * g;
-            check[0] += grad[bias.x as usize];
+        if neuron.bias_needs {
+            let b = neuron.bias as usize;
+            grad[b] += one * g;
+            check[0] += grad[b];
         }
-        let xs = run.x as usize..run.x as usize + n;
+        let xs = neuron.weights as usize..neuron.weights as usize + n;
         let ws = &data[xs.clone()];
-        match (need & 1 != 0 && weights, input_grads.as_deref_mut()) {
+        match (neuron.weights_need && weights, input_grads.as_deref_mut()) {
             (true, Some(gy)) => both_halves(&mut grad[xs], gy, (ws, ys), g, &mut check),
             (true, None) => one_half(&mut grad[xs], ys, g, &mut check),
             (false, Some(gy)) => one_half(gy, ws, g, &mut check),

@@ -48,7 +48,7 @@ pub(crate) use buffers::Buffers;
 pub(crate) use compile::Compiled;
 pub(crate) use defer::Lanes;
 pub(crate) use forward::disagreement;
-pub(crate) use layer::Layer;
+pub(crate) use layer::{Layer, NeuronTerms};
 
 use crate::engine::custom::Custom;
 use crate::engine::op::Op;
@@ -119,6 +119,9 @@ pub struct Program {
     /// The groups of sums that the forward pass computes as one layer (see `layer.rs`),
     /// in order.
     pub(crate) layers: Vec<Layer>,
+    /// The neurons of the layers of [`neurons`](Layer::neurons), layer after layer
+    /// (each layer's from its [`terms`](Layer::terms)), as their backward pass takes them.
+    pub(crate) neuron_terms: Vec<NeuronTerms>,
     /// The layers' weights, term by term (see [`Layer`]): for each entry of a worker's
     /// panels, the node it is copied from.
     pub(crate) gather: Vec<u32>,
