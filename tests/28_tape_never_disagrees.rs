@@ -330,3 +330,33 @@ fn layers_whose_neurons_have_16_or_32_inputs_get_the_graphs_gradients() {
         assert_eq!(taped, graph, "{n} inputs");
     }
 }
+
+// layer = [Neuron(n) for _ in range(16)]; [neuron(x) for neuron in layer]   -- numbers of
+// very different sizes, so that adding a neuron's terms in another order changes bits:
+// the tape's layer of sixteen adds them as Python does, for any number of inputs
+#[test]
+fn a_layer_of_sixteen_relu_neurons_adds_its_terms_in_pythons_order() {
+    use rand::{rngs::StdRng, RngExt, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut number = || rng.random_range(-1.0..1.0) * 10f64.powi(rng.random_range(-8..9));
+    for n in 1..=5 {
+        let x: Vec<Value> = (0..n).map(|_| Value::new(number()).no_grad()).collect();
+        let layer: Vec<(Value, Vec<Value>)> = (0..16)
+            .map(|_| {
+                (
+                    Value::new(number()),
+                    (0..n).map(|_| Value::new(number())).collect(),
+                )
+            })
+            .collect();
+        let hidden: Vec<Value> = (layer.iter())
+            .map(|(b, w)| Value::neuron(b, w, &x, Activation::Relu).unwrap())
+            .collect();
+        let root: Value = hidden.iter().sum();
+        let mut tape = Tape::compile_with_outputs(&root, &hidden).unwrap();
+        tape.forward().unwrap();
+        let bits = |values: Vec<f64>| values.into_iter().map(f64::to_bits).collect::<Vec<_>>();
+        let graph = bits(hidden.iter().map(Value::data).collect());
+        assert_eq!(bits(tape.outputs().collect()), graph, "{n} inputs");
+    }
+}

@@ -251,7 +251,17 @@ pub(super) fn relu_neurons(
     // (A sum starts from 0.0, as Python's `sum()`; its first term is the bias times one.)
     let one = data[bias.y as usize];
     let mut acc: [f64; WIDTH] = std::array::from_fn(|j| 0.0 + bias_row[j] * one);
-    for (x, w) in data[inputs.ys()].iter().zip(rows) {
+    // Two inputs a turn (each sum still adds term `t`, then term `t + 1`): half the
+    // loop's own instructions.
+    let xs = &data[inputs.ys()];
+    let (x_pairs, x_last) = xs.as_chunks::<2>();
+    let (w_pairs, w_last) = rows[..xs.len()].as_chunks::<2>();
+    for ([x0, x1], [w0, w1]) in x_pairs.iter().zip(w_pairs) {
+        for ((acc, w0), w1) in acc.iter_mut().zip(w0).zip(w1) {
+            *acc = (*acc + w0 * x0) + w1 * x1;
+        }
+    }
+    for (x, w) in x_last.iter().zip(w_last) {
         for (acc, w) in acc.iter_mut().zip(w) {
             *acc += w * x;
         }
