@@ -293,15 +293,24 @@ fn a_layer_of_sixteen_relu_neurons_gives_a_zero_sum_the_graphs_sign() {
     let neurons: Vec<(Value, [Value; 2])> = (0..16)
         .map(|_| (Value::new(-0.0), [-1.0, -1.0].map(Value::new)))
         .collect();
+    let (taped, graph) = relu_layer_bits(&neurons, &x);
+    assert_eq!(taped, graph);
+}
+
+/// The values of a layer of ReLU neurons `(bias, weights)` on the inputs `x`, as bits:
+/// computed by a tape (a layer of sixteen, if there are sixteen) and by the graph.
+fn relu_layer_bits<W: AsRef<[Value]>>(neurons: &[(Value, W)], x: &[Value]) -> (Vec<u64>, Vec<u64>) {
     let hidden: Vec<Value> = (neurons.iter())
-        .map(|(b, w)| Value::neuron(b, w, &x, Activation::Relu).unwrap())
+        .map(|(b, w)| Value::neuron(b, w.as_ref(), x, Activation::Relu).unwrap())
         .collect();
     let root: Value = hidden.iter().sum();
     let mut tape = Tape::compile_with_outputs(&root, &hidden).unwrap();
     tape.forward().unwrap();
     let bits = |values: Vec<f64>| values.into_iter().map(f64::to_bits).collect::<Vec<_>>();
-    let graph = bits(hidden.iter().map(Value::data).collect());
-    assert_eq!(bits(tape.outputs().collect()), graph);
+    (
+        bits(tape.outputs().collect()),
+        bits(hidden.iter().map(Value::data).collect()),
+    )
 }
 
 // model = MLP(3, [n, 16, 1]) with every ReLU on; model(x)[0].backward()   -- the tape's
@@ -349,14 +358,7 @@ fn a_layer_of_sixteen_relu_neurons_adds_its_terms_in_pythons_order() {
                 )
             })
             .collect();
-        let hidden: Vec<Value> = (layer.iter())
-            .map(|(b, w)| Value::neuron(b, w, &x, Activation::Relu).unwrap())
-            .collect();
-        let root: Value = hidden.iter().sum();
-        let mut tape = Tape::compile_with_outputs(&root, &hidden).unwrap();
-        tape.forward().unwrap();
-        let bits = |values: Vec<f64>| values.into_iter().map(f64::to_bits).collect::<Vec<_>>();
-        let graph = bits(hidden.iter().map(Value::data).collect());
-        assert_eq!(bits(tape.outputs().collect()), graph, "{n} inputs");
+        let (taped, graph) = relu_layer_bits(&layer, &x);
+        assert_eq!(taped, graph, "{n} inputs");
     }
 }
