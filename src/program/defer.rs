@@ -23,9 +23,12 @@
 //!
 //! The recorded numbers are those of the samples' own passes, so an error is no
 //! different: but which sample it belongs to is known only at the end of the chunk. So
-//! on any error, or a non-finite sum at the end, the runner runs the chunk (on several
-//! threads, the round) again without deferring, and that run's result (error or not)
-//! is the chunk's (see `Job::run`).
+//! on any error, or a non-finite sum at the end, the runner runs the chunk again
+//! without deferring, and that run's result (error or not) is the chunk's (see
+//! `Job::run`). On several threads the whole round runs again so, one chunk after the
+//! other, and the first error of that run is the round's; a run that then finds none
+//! is reported as a bug of the tape (a deferred sum is the sum that run makes, and it
+//! looks at every gradient it writes).
 
 use std::ops::Range;
 

@@ -3,8 +3,9 @@
 //! an order that does not depend on the number of threads.
 //!
 //! The batch is cut into chunks of [`CHUNK`] samples (the last may have fewer). Each
-//! worker takes a run of whole chunks, and for each chunk adds up its samples'
-//! gradients from 0, sample after sample, exactly as [`Tape::accumulate`] would. Then
+//! thread claims the next chunk no other has taken, and for each chunk adds up its
+//! samples' gradients from 0, sample after sample, exactly as [`Tape::accumulate`]
+//! would. Then
 //! the chunks' sums are added into the tape's sums one chunk after the other, in chunk
 //! order:
 //!
@@ -564,22 +565,30 @@ impl Tape {
             }
             Unit::Add(from, grad) => Ok(add_parts(job.program, &done, from, grad)),
         });
+        if !backward {
+            // (A forward-only batch defers nothing: each chunk stopped at its own first
+            // error, and the first in chunk order is the round's lowest failing sample's.)
+            return ran
+                .into_iter()
+                .collect::<Result<Vec<Found>, Error>>()
+                .map(|_| false);
+        }
         let failed = ran.iter().any(Result::<Found, Error>::is_err);
         if failed || ran.iter().flatten().any(|f| !f.deferred_finite) {
-            // Which sample failed first, if one did, is what the chunks say when they
-            // run again one after the other without deferring, as `Job::run` decides.
+            // A chunk failed, or a deferred weight's chunk sum is not finite (so some
+            // sample's gradient was not, where the deferring passes do not look): which
+            // sample failed first is what the chunks say when they run again one after
+            // the other without deferring, as `Job::run` decides.
             let worker = &mut w.workers[0];
             for (c, samples) in samples.chunks(CHUNK).enumerate() {
                 let results = &mut results[c * CHUNK * width..][..samples.len() * width];
                 job.run_plain(worker, samples, results)?;
             }
-            if failed {
-                return Err(disagreement(if backward { "backward" } else { "forward" }));
-            }
-            // (A chunk's sum of a deferred weight overflowed: `check_sums` names it.)
-            return Ok(false);
+            // (They must fail: a deferred chunk sum is the sum their passes make, and
+            // those look at every gradient they write.)
+            return Err(disagreement("backward"));
         }
-        Ok(backward && ran.iter().flatten().all(|f| f.finite))
+        Ok(ran.iter().flatten().all(|f| f.finite))
     }
 
     /// `Ok` unless a leaf's sum is not finite (each chunk's sums were, their total is
