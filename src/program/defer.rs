@@ -41,6 +41,8 @@ use super::{Program, Run};
 pub(crate) struct Lanes {
     /// Which sample of the chunk the next backward pass records.
     pub(crate) lane: usize,
+    /// How many samples it has room for.
+    samples: usize,
     /// The deferred layers, in program order.
     layers: Vec<Recorded>,
     /// The leaves whose gradients are not deferred, as ranges (in order).
@@ -59,7 +61,8 @@ struct Recorded {
     /// `Some(p)` if its inputs are leaves a sample fills, one after the other from
     /// position `p` of the sample: they are then read from the samples, not copied.
     fed: Option<usize>,
-    /// Its inputs, sample after sample (unless `fed`).
+    /// Its inputs, sample after sample (unless `fed`; made at the first sample that
+    /// records them, so that a layer whose inputs the samples fill takes no room).
     inputs: Vec<f64>,
     /// Its neurons' gradients (after the activation's local derivative), sample after
     /// sample.
@@ -77,7 +80,7 @@ impl Lanes {
                     first: l.first,
                     input_nodes: run.ys(),
                     fed: None,
-                    inputs: vec![0.0; samples * run.len as usize],
+                    inputs: Vec::new(),
                     grads: vec![0.0; samples * l.width as usize],
                 }
             })
@@ -97,6 +100,7 @@ impl Lanes {
         }
         Lanes {
             lane: 0,
+            samples,
             layers,
             immediate,
             fed_nodes: Vec::new(),
@@ -130,6 +134,9 @@ impl Lanes {
                     .is_some_and(|s| s.iter().zip(ys.clone()).all(|(&k, y)| k as usize == y));
                 stretch && nodes.iter().filter(|k| is_input(k)).count() == ys.len()
             });
+            if layer.fed.is_some() {
+                layer.inputs = Vec::new();
+            }
         }
     }
 
@@ -141,6 +148,9 @@ impl Lanes {
         let layer = self.layers.iter_mut().find(|l| l.first == first);
         let layer = layer.expect("the sweep records the deferred layers only");
         if layer.fed.is_none() {
+            if layer.inputs.is_empty() {
+                layer.inputs = vec![0.0; self.samples * n];
+            }
             layer.inputs[lane * n..][..n].copy_from_slice(ys);
         }
         layer.grads[lane * width..][..width].copy_from_slice(sum_grads);
