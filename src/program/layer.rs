@@ -154,7 +154,7 @@ impl Program {
                         weights_need: self.run_grads[a + 1] & 1 != 0,
                     }
                 });
-                self.neuron_terms.extend(planned.collect::<Vec<_>>());
+                self.neuron_terms.extend(planned);
             }
             self.layers.push(Layer {
                 first: k as u32,
@@ -392,31 +392,21 @@ fn neurons_backward(
     // neuron's run known to the compiler: its loops unrolled, no remainder to handle.
     // (With the two kernels always inlined, callgrind on the moons `Training` step: 285.2k
     // to 274.4k instructions a step from the inlining, to 264.8k with these widths.)
-    let planned = (
-        (data, grad),
-        (args, runs, needs),
-        (terms, sum_grads),
-        weights,
-    );
+    let (buffers, arrays, neurons) = ((data, grad), (args, runs, needs), (terms, sum_grads));
     match inputs {
-        16 => neurons_backward_of::<16>(planned),
-        32 => neurons_backward_of::<32>(planned),
-        _ => neurons_backward_of::<0>(planned),
+        16 => neurons_backward_of::<16>(buffers, arrays, neurons, weights),
+        32 => neurons_backward_of::<32>(buffers, arrays, neurons, weights),
+        _ => neurons_backward_of::<0>(buffers, arrays, neurons, weights),
     }
 }
-
-/// The arguments of [`neurons_backward`].
-type NeuronsBackward<'a> = (
-    (&'a [f64], &'a mut [f64]),
-    (&'a [[u32; 2]], &'a [Run], &'a [u8]),
-    (&'a [NeuronTerms], &'a [f64]),
-    bool,
-);
 
 /// [`neurons_backward`] for neurons of `N` inputs each (0: any number).
 #[inline(always)]
 fn neurons_backward_of<const N: usize>(
-    ((data, grad), (args, runs, needs), (terms, sum_grads), weights): NeuronsBackward<'_>,
+    (data, grad): (&[f64], &mut [f64]),
+    (args, runs, needs): (&[[u32; 2]], &[Run], &[u8]),
+    (terms, sum_grads): (&[NeuronTerms], &[f64]),
+    weights: bool,
 ) -> bool {
     let a = args[0][0] as usize;
     let [bias, run] = [runs[a], runs[a + 1]];

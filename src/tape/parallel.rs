@@ -5,9 +5,8 @@
 //! The batch is cut into chunks of [`CHUNK`] samples (the last may have fewer). Each
 //! thread claims the next chunk no other has taken, and for each chunk adds up its
 //! samples' gradients from 0, sample after sample, exactly as [`Tape::accumulate`]
-//! would. Then
-//! the chunks' sums are added into the tape's sums one chunk after the other, in chunk
-//! order:
+//! would. Then the chunks' sums are added into the tape's sums one chunk after the
+//! other, in chunk order:
 //!
 //! ```text
 //! sums += chunk 0;  sums += chunk 1;  sums += chunk 2; ...
@@ -613,7 +612,7 @@ impl Tape {
     }
 }
 
-impl<'j> Job<'j> {
+impl Job<'_> {
     /// Runs one chunk on a worker: its samples one after the other, their gradients
     /// added up from 0 and handed on as `chunk.sums` says. Stops at the first sample
     /// that fails, with its error.
