@@ -362,3 +362,26 @@ fn a_layer_of_sixteen_relu_neurons_adds_its_terms_in_pythons_order() {
         assert_eq!(taped, graph, "{n} inputs");
     }
 }
+
+// layer = [Neuron(2) for _ in range(16)], compiled on x = [1, 1]; then x = [1e200, 1] and
+// neuron 5's w = [-1e200, 0.5]: its sum is -inf and its ReLU 0, so nothing after it shows
+// the overflow; the tape's layer of sixteen must still report it, as the graph does
+#[test]
+fn an_overflow_that_a_relu_hides_in_a_layer_of_sixteen_is_reported_as_the_graph_reports_it() {
+    let x = [1.0, 1.0].map(|x| Value::new(x).no_grad());
+    let neurons: Vec<[Value; 2]> = (0..16)
+        .map(|j| [if j == 5 { -1e200 } else { 0.5 }, 0.5].map(Value::new))
+        .collect();
+    let bias = Value::new(0.1);
+    let layer = || -> Value {
+        (neurons.iter())
+            .map(|w| Value::neuron(&bias, w, &x, Activation::Relu).unwrap())
+            .sum()
+    };
+    let mut tape = Tape::compile(&layer()).unwrap();
+    x[0].set_data(1e200);
+    let tape_err = tape.forward().unwrap_err().to_string();
+    let graph_err = layer().try_backward().unwrap_err().to_string();
+    assert!(graph_err.contains("op `neuron`"), "{graph_err}");
+    assert_eq!(tape_err, graph_err);
+}

@@ -15,9 +15,12 @@ impl Program {
     /// noting it in `buf.data_finite`.
     pub(crate) fn forward(&self, buf: &mut Buffers) -> Result<f64, Error> {
         let first = self.leaves;
-        // A NaN or infinity is noted on the way (a compare per node, no branch) and
-        // located afterwards.
+        // A NaN or infinity is noted on the way and located afterwards. Noted without a
+        // branch or a compare: `x * 0.0` is 0 for a finite `x` and NaN for any other,
+        // and a NaN stays in a sum, so `check` is 0 until one is met (a layer of ReLU
+        // neurons adds its sums' in two lanes, `lanes`).
         let mut finite = buf.leaves_finite;
+        let (mut check, mut lanes) = (0.0, [0.0; 2]);
         if buf.panels_stale {
             buf.fill_panels(self);
         }
@@ -36,7 +39,8 @@ impl Program {
                 next_layer = layer_start(layer_at);
                 let panel = &buf.panels[layer.panel as usize..];
                 if let Some(terms) = layer.relu {
-                    finite &= relu_neurons(data, k, terms, panel);
+                    let [c0, c1] = relu_neurons(data, k, terms, panel);
+                    lanes = [lanes[0] + c0, lanes[1] + c1];
                     k += WIDTH;
                     continue;
                 }
@@ -63,7 +67,8 @@ impl Program {
             let out = match self.steps[k] {
                 step @ (Step::Dot | Step::DotThen(_)) => {
                     let sum = dot(data, &runs[a..b]);
-                    finite &= sum.is_finite();
+                    // (An activation may hide an overflow of its sum: `tanh(inf)` is 1.)
+                    check += sum * 0.0;
                     activate(step, sum)
                 }
                 Step::Binary(op) => op.forward(data[a], data[b], NO_CONSTS),
@@ -77,9 +82,10 @@ impl Program {
                 Step::Leaf => data[k],
             };
             data[k] = out;
-            finite &= out.is_finite();
+            check += out * 0.0;
             k += 1;
         }
+        finite &= check == 0.0 && lanes[0] + lanes[1] == 0.0;
         buf.data_finite = finite;
         if !finite {
             return Err(self.value_error(&buf.data));
@@ -108,14 +114,37 @@ pub(crate) fn disagreement(pass: &str) -> Error {
 /// `sum()` adds the terms of a neuron.
 #[inline]
 fn dot(data: &[f64], runs: &[Run]) -> f64 {
+    // (A neuron, its bias `[b, one]` then its weights and inputs, as the tape compiles
+    // `Value::neuron` and micrograd's `Neuron`: no loop over its two runs.)
+    if let [bias, weights] = runs {
+        if bias.len == 1 {
+            let acc = 0.0 + data[bias.x as usize] * data[bias.y as usize];
+            return terms(acc, &data[weights.xs()], &data[weights.ys()]);
+        }
+    }
     runs.iter().fold(0.0, |acc, run| {
         if run.len == 1 {
             // (A neuron's bias, `[b, one]`: no loop to set up for one term.)
             return acc + data[run.x as usize] * data[run.y as usize];
         }
-        let (xs, ys) = (&data[run.xs()], &data[run.ys()]);
-        xs.iter().zip(ys).fold(acc, |acc, (x, y)| acc + x * y)
+        terms(acc, &data[run.xs()], &data[run.ys()])
     })
+}
+
+/// `acc + xs[0] * ys[0] + xs[1] * ys[1] + ...`, each term added after the one before:
+/// eight terms a turn of the loop, so that its own instructions run once per eight
+/// (the moons `Training` step: 209.6k -> 206.7k instructions, with the neurons' case
+/// in [`dot`]).
+#[inline(always)]
+fn terms(acc: f64, xs: &[f64], ys: &[f64]) -> f64 {
+    let ((x8, x_rest), (y8, y_rest)) = (xs.as_chunks::<8>(), ys.as_chunks::<8>());
+    let acc = (x8.iter().zip(y8)).fold(acc, |acc, (x, y)| {
+        (0..8).fold(acc, |acc, i| acc + x[i] * y[i])
+    });
+    x_rest
+        .iter()
+        .zip(y_rest)
+        .fold(acc, |acc, (x, y)| acc + x * y)
 }
 
 /// Copies the data of a custom node's `parents` into the front of `scratch` and returns

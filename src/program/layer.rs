@@ -227,7 +227,10 @@ fn sums<const N: usize>(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WIDT
 /// at `first`, whose first sum has the terms `[bias, inputs]` ([`Layer::relu`]) and
 /// whose weights are `panel` (from its start): its values into its nodes in `data`, the
 /// same numbers as [`layer_sums`] and [`activate_layer`] give, in one loop that keeps
-/// the sums in registers. Returns whether the sums were all finite.
+/// the sums in registers. Returns the sums times 0.0, added up in two lanes: both 0 if
+/// the sums were all finite, a NaN in one if not (see [`all_finite`]; the forward pass
+/// adds them up over its layers and looks once, at its end: 2.2k fewer instructions in a
+/// moons `Training` step than a look at each layer's).
 ///
 /// Measured with callgrind on the moons `Training` step (2,000 steps): the forward pass
 /// took 152.3k instructions per step through the general path (about 180 per layer
@@ -243,7 +246,7 @@ pub(super) fn relu_neurons(
     first: usize,
     [bias, inputs]: [Run; 2],
     panel: &[f64],
-) -> bool {
+) -> [f64; 2] {
     let (rows, _) = panel.as_chunks::<WIDTH>();
     let Some((bias_row, rows)) = rows[..1 + inputs.len as usize].split_first() else {
         unreachable!("a layer's panel has a row per term");
@@ -271,7 +274,10 @@ pub(super) fn relu_neurons(
         .expect("a layer of WIDTH nodes");
     *out = acc.map(|sum| Op::Relu.forward(sum, 0.0, NO_CONSTS));
     // (ReLU's value of a finite sum is finite: the sums are all there is to look at.)
-    all_finite(&acc)
+    let (pairs, _) = acc.as_chunks::<2>();
+    pairs.iter().fold([0.0; 2], |[c0, c1], [s0, s1]| {
+        [c0 + s0 * 0.0, c1 + s1 * 0.0]
+    })
 }
 
 /// The values of a layer's nodes from its `sums`, into `out`: `op` of each sum for a
