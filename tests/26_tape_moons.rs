@@ -90,3 +90,17 @@ fn training_through_the_tape_gives_the_dynamic_graphs_losses() -> Result<(), Err
     }
     Ok(())
 }
+
+// Neuron.parameters(): return self.w + [self.b]   (and MLP's, layer after layer)
+// A neuron reads its bias first, but the tape stores the parameters it reads in the
+// order of parameters(), so that an optimiser's step moves them to and from the tape
+// as slices, not one by one.
+#[test]
+fn the_tape_stores_a_models_parameters_in_the_order_of_parameters() -> Result<(), Error> {
+    let model = MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337));
+    let tape = Tape::compile(&notebook_loss(&model, &moons100())?)?;
+    let place = |p: &Value| tape.leaves().iter().position(|l| Value::ptr_eq(l, p));
+    let places: Vec<Option<usize>> = model.parameters().iter().map(place).collect();
+    assert!(places.windows(2).all(|w| w[0] < w[1]), "{places:?}");
+    Ok(())
+}

@@ -584,14 +584,25 @@ fn depths(inner: &[Value], fused: &AddressSet) -> Vec<u32> {
 }
 
 /// The leaves in the order the inner nodes first read them, a `sum` reading the first
-/// factors of its terms before the second ones. A neuron `sum(b, w0*x0, w1*x1, ..)` thus
-/// places `b, w0, w1, ..` next to each other, then its inputs `x0, x1, ..`: its terms
-/// become contiguous runs.
+/// factors of its products, then its other terms, then the products' second factors. A
+/// neuron `sum(b, w0*x0, w1*x1, ..)` thus places `w0, w1, .., b` next to each other, then
+/// its inputs `x0, x1, ..`: its terms become contiguous runs, and its parameters are
+/// leaves in the order of `Neuron.parameters()` (`self.w + [self.b]`), so that an
+/// optimiser's step moves a layer's numbers to and from the tape as one slice.
 fn leaves_by_first_use(inner: &[Value], fused: &AddressSet) -> Vec<Value> {
     let mut seen = AddressSet::default();
     let mut leaves = Vec::new();
     for v in inner {
-        for p in operands(v, fused) {
+        let read = match dot_terms(v, fused) {
+            Some(terms) => {
+                let products = terms.iter().filter(|t| t.y.is_some());
+                let others = terms.iter().filter(|t| t.y.is_none());
+                let firsts = products.clone().chain(others).map(|t| t.x.clone());
+                firsts.chain(products.filter_map(|t| t.y.clone())).collect()
+            }
+            None => v.node().parents().to_vec(),
+        };
+        for p in read {
             if p.node().op == Op::Leaf && seen.insert(p.address()) {
                 leaves.push(p);
             }
