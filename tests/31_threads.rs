@@ -414,6 +414,31 @@ fn sums_that_overflow_over_the_chunks_give_one_error_on_any_threads() {
     }
 }
 
+// for x in batch: (w * x).backward()   for two batches of one sample, without zero_grad
+// in between: w's gradient from each is 1e308, their sum is not finite. The second batch
+// reports it, on any threads, with the error `accumulate` gives sample by sample.
+#[test]
+fn sums_that_overflow_over_two_batches_give_the_error_of_accumulate() {
+    let tape_and_inputs = || {
+        let (w, x) = (Value::new(1.0).with_label("w"), Value::new(0.0).no_grad());
+        let tape = Tape::compile(&(&w * &x)).unwrap();
+        let inputs = tape.inputs(&[x]).unwrap();
+        (tape, inputs)
+    };
+    let (mut tape, inputs) = tape_and_inputs();
+    tape.set_inputs(&inputs, &[1e308]).unwrap();
+    tape.accumulate().unwrap();
+    let expected = tape.accumulate().unwrap_err().to_string();
+    assert!(expected.contains("w"), "{expected}");
+    for threads in [1, 2] {
+        let (mut tape, inputs) = tape_and_inputs();
+        tape.accumulate_batch(&inputs, &[[1e308]], threads).unwrap();
+        let err = tape.accumulate_batch(&inputs, &[[1e308]], threads);
+        assert_eq!(err.unwrap_err().to_string(), expected, "{threads} threads");
+        assert!(tape.leaf_grads().iter().all(|&g| g == 0.0));
+    }
+}
+
 /// An MLP(1, [2, 1]) with hidden weights 1e-20, biases 0 and output weights `w2`, its
 /// output on one input compiled, and that input (it needs no gradient). A hidden
 /// weight's gradient per sample is `x * w2`.

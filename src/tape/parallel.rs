@@ -530,6 +530,9 @@ impl Tape {
         let grad = &mut grad[..leaves];
         if alone {
             let worker = &mut w.workers[0];
+            // (Whether the tape's sums are known to be finite: when one chunk stored
+            // them, and knows its own are.)
+            let mut finite = units.len() == 1;
             for mut chunk in units {
                 // Sums that start at 0 take the first chunk's as they are: a sum made
                 // from +0.0 is never -0.0 (`x + y` is -0.0 only for two -0.0), so it is
@@ -540,9 +543,9 @@ impl Tape {
                         false => Sums::Add(&mut *grad),
                     };
                 }
-                job.run(worker, &mut chunk)?;
+                finite &= job.run(worker, &mut chunk)?;
             }
-            return Ok(false);
+            return Ok(finite);
         }
         // The chunks first, then the adding up of their sums, block by block of leaves,
         // in the same fork and join of the threads: a block adds each chunk's sums as
@@ -624,11 +627,14 @@ impl Job<'_> {
     /// by sample as `accumulate` would. (A non-finite chunk sum means that run fails
     /// too, and a failed batch sets the tape's sums to 0: the deferred additions
     /// already made there do not stay.)
+    ///
+    /// Returns whether the chunk stored its sums (not added them) and knows that they
+    /// are all finite: then the tape need not look at them again.
     fn run<S: AsRef<[f64]>>(
         &self,
         worker: &mut Worker,
         chunk: &mut Chunk<'_, S>,
-    ) -> Result<(), Error> {
+    ) -> Result<bool, Error> {
         let Chunk {
             samples,
             results,
@@ -649,7 +655,7 @@ impl Job<'_> {
                 });
                 if finite {
                     hand_on(sums, &buf.grad, lanes.immediate());
-                    return Ok(());
+                    return Ok(stored_finite(sums, buf));
                 }
             }
         }
@@ -660,7 +666,7 @@ impl Job<'_> {
             return Err(disagreement("backward"));
         }
         hand_on(sums, &buf.grad, std::slice::from_ref(&(0..leaves)));
-        Ok(())
+        Ok(stored_finite(sums, buf))
     }
 
     /// Runs one chunk of a round on several threads: its samples one after the other,
@@ -749,6 +755,13 @@ impl Job<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether a chunk's sums went to `sums` as they are and are known to be finite: its
+/// backward passes left `buf`'s leaves' gradients all finite (a deferred layer's chunk
+/// sums, stored from `Lanes`, were found finite as they were made).
+fn stored_finite(sums: &Sums<'_>, buf: &Buffers) -> bool {
+    matches!(sums, Sums::Store(_)) && buf.grads_finite
 }
 
 /// Hands a chunk's sums of the leaves `ranges` on from `grad`, as `sums` says.
