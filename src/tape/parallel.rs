@@ -530,9 +530,10 @@ impl Tape {
         let grad = &mut grad[..leaves];
         if alone {
             let worker = &mut w.workers[0];
-            // (Whether the tape's sums are known to be finite: when one chunk stored
-            // them, and knows its own are.)
-            let mut finite = units.len() == 1;
+            // (Whether the tape's sums are known to be finite: when every chunk stored
+            // its sums there and knows they are, which only the first can: the others
+            // add theirs.)
+            let mut finite = true;
             for mut chunk in units {
                 // Sums that start at 0 take the first chunk's as they are: a sum made
                 // from +0.0 is never -0.0 (`x + y` is -0.0 only for two -0.0), so it is
