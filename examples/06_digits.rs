@@ -120,7 +120,7 @@ fn run() -> common::Result {
     let samples = (t.epochs * train.len()) as f64;
     println!(
         "{} epochs in {seconds:.2} s ({:.1} ms per epoch, held-out evaluation included); \
-         training: {:.1} µs per sample-step ({}, {})",
+         training: {:.2} µs per sample-step ({}, {})",
         t.epochs,
         1e3 * seconds / t.epochs as f64,
         1e6 * training.as_secs_f64() / samples,

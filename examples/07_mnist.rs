@@ -140,7 +140,7 @@ fn run() -> common::Result {
     let samples = (t.epochs * train.len()) as f64;
     let threads = engine.threads(t.threads);
     println!(
-        "training: {:.1} s, {:.1} µs per sample-step (forward + backward + update, {}, \
+        "training: {:.1} s, {:.2} µs per sample-step (forward + backward + update, {}, \
          {threads}); held-out evaluation: {:.1} s",
         training.as_secs_f64(),
         1e6 * training.as_secs_f64() / samples,
