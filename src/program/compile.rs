@@ -557,14 +557,16 @@ fn dot_terms(v: &Value, fused: &AddressSet) -> Option<Vec<Term>> {
 
 /// The operands the program reads for an inner node: its parents, or for a dot
 /// product (a neuron, a `sum` or an activation of a fused one) the factors of its
-/// terms (the first factors of all terms, then the second ones).
+/// terms: the first factors of its products, then its other terms, then the products'
+/// second factors (the order [`leaves_by_first_use`] stores leaves in).
 fn operands(v: &Value, fused: &AddressSet) -> Vec<Value> {
     let Some(terms) = dot_terms(v, fused) else {
         return v.node().parents().to_vec();
     };
-    let firsts = terms.iter().map(|t| t.x.clone());
-    let seconds = terms.iter().filter_map(|t| t.y.clone());
-    firsts.chain(seconds).collect()
+    let products = terms.iter().filter(|t| t.y.is_some());
+    let others = terms.iter().filter(|t| t.y.is_none());
+    let firsts = products.clone().chain(others).map(|t| t.x.clone());
+    firsts.chain(products.filter_map(|t| t.y.clone())).collect()
 }
 
 /// The depth of each of the inner nodes `inner` (in a topological order): a leaf has
@@ -593,16 +595,7 @@ fn leaves_by_first_use(inner: &[Value], fused: &AddressSet) -> Vec<Value> {
     let mut seen = AddressSet::default();
     let mut leaves = Vec::new();
     for v in inner {
-        let read = match dot_terms(v, fused) {
-            Some(terms) => {
-                let products = terms.iter().filter(|t| t.y.is_some());
-                let others = terms.iter().filter(|t| t.y.is_none());
-                let firsts = products.clone().chain(others).map(|t| t.x.clone());
-                firsts.chain(products.filter_map(|t| t.y.clone())).collect()
-            }
-            None => v.node().parents().to_vec(),
-        };
-        for p in read {
+        for p in operands(v, fused) {
             if p.node().op == Op::Leaf && seen.insert(p.address()) {
                 leaves.push(p);
             }

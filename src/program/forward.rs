@@ -18,7 +18,7 @@ impl Program {
         // A NaN or infinity is noted on the way and located afterwards. Noted without a
         // branch or a compare: `x * 0.0` is 0 for a finite `x` and NaN for any other,
         // and a NaN stays in a sum, so `check` is 0 until one is met (a layer of ReLU
-        // neurons adds its sums' in two lanes, `lanes`).
+        // neurons hands back its sums' in two lanes, added up in `lanes`).
         let mut finite = buf.leaves_finite;
         let (mut check, mut lanes) = (0.0, [0.0; 2]);
         if buf.panels_stale {
