@@ -100,7 +100,8 @@ fn the_tape_stores_a_models_parameters_in_the_order_of_parameters() -> Result<()
     let model = MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337));
     let tape = Tape::compile(&notebook_loss(&model, &moons100())?)?;
     let place = |p: &Value| tape.leaves().iter().position(|l| Value::ptr_eq(l, p));
-    let places: Vec<Option<usize>> = model.parameters().iter().map(place).collect();
+    let places: Option<Vec<usize>> = model.parameters().iter().map(place).collect();
+    let places = places.expect("every parameter is a leaf of the tape");
     assert!(places.windows(2).all(|w| w[0] < w[1]), "{places:?}");
     Ok(())
 }
