@@ -363,6 +363,30 @@ fn a_layer_of_sixteen_relu_neurons_adds_its_terms_in_pythons_order() {
     }
 }
 
+// layer = [(b_j*c + w_j0*x0 + w_j1*x1).relu() for j in range(16)] with c = 3: sixteen
+// sums whose bias terms are products, not a neuron's bias alone (the tape multiplies a
+// neuron's by the constant 1): the tape's layer of sixteen must keep the product
+#[test]
+fn a_layer_of_sixteen_relu_sums_whose_biases_have_a_factor_keeps_the_product() {
+    let c = Value::new(3.0).no_grad();
+    let x = [0.5, -0.25].map(|x| Value::new(x).no_grad());
+    let hidden: Vec<Value> = (0..16)
+        .map(|j| {
+            let (b, w) = (Value::new(0.1 * j as f64), [0.3, -0.2].map(Value::new));
+            let terms = [&b * &c, &w[0] * &x[0], &w[1] * &x[1]];
+            terms.into_iter().sum::<Value>().relu()
+        })
+        .collect();
+    // (`c` used first, apart from `x`: next to them, it would join their run, and the
+    // sums would be no layer of neurons; the test would not fail without the product.)
+    let root = &c * 0.5 + hidden.iter().sum::<Value>();
+    let mut tape = Tape::compile_with_outputs(&root, &hidden).unwrap();
+    tape.forward().unwrap();
+    let taped: Vec<u64> = tape.outputs().map(f64::to_bits).collect();
+    let graph: Vec<u64> = hidden.iter().map(|h| h.data().to_bits()).collect();
+    assert_eq!(taped, graph);
+}
+
 // layer = [Neuron(2) for _ in range(16)], compiled on x = [1, 1]; then x = [1e200, 1] and
 // neuron 5's w = [-1e200, 0.5]: its sum is -inf and its ReLU 0, so nothing after it shows
 // the overflow; the tape's layer of sixteen must still report it, as the graph does
