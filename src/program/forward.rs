@@ -39,7 +39,7 @@ impl Program {
                 next_layer = layer_start(layer_at);
                 let panel = &buf.panels[layer.panel as usize..];
                 if let Some(terms) = layer.relu {
-                    let [c0, c1] = relu_neurons(data, (k, layer.bias_alone), terms, panel);
+                    let [c0, c1] = relu_neurons(data, k, terms, panel);
                     lanes = [lanes[0] + c0, lanes[1] + c1];
                     k += WIDTH;
                     continue;

@@ -66,11 +66,6 @@ pub(crate) struct Layer {
     /// [`neurons`](Layer::neurons) with the activation ReLU: the forward pass then
     /// takes it in one loop ([`relu_neurons`]) from these, planned once.
     pub(crate) relu: Option<[Run; 2]>,
-    /// Whether its sums' bias terms are their biases alone (`y` the constant 1.0 that
-    /// the tape puts after the root, as it compiles [`Value::neuron`](crate::Value::neuron)
-    /// and micrograd's `Neuron`): [`relu_neurons`] then starts each sum from `0.0 + b`,
-    /// which is `0.0 + b * 1.0` bit for bit, without the product.
-    pub(crate) bias_alone: bool,
     /// Where its neurons start in [`Program::neuron_terms`] (if it is of
     /// [`neurons`](Layer::neurons)).
     pub(crate) terms: u32,
@@ -148,9 +143,6 @@ impl Program {
                 (true, WIDTH, Step::DotThen(Op::Relu), &[bias, inputs]) => Some([bias, inputs]),
                 _ => None,
             };
-            // (The constant 1.0 is the entry after the last node.)
-            let one = self.steps.len() as u32;
-            let bias_alone = (k..k + width).all(|j| self.runs[self.args[j][0] as usize].y == one);
             let terms = self.neuron_terms.len() as u32;
             if neurons {
                 let planned = (k..k + width).map(|j| {
@@ -171,7 +163,6 @@ impl Program {
                 neurons,
                 deferred: false,
                 relu,
-                bias_alone,
                 terms,
             });
             k += width;
@@ -252,7 +243,7 @@ fn sums<const N: usize>(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WIDT
 #[inline]
 pub(super) fn relu_neurons(
     data: &mut [f64],
-    (first, bias_alone): (usize, bool),
+    first: usize,
     [bias, inputs]: [Run; 2],
     panel: &[f64],
 ) -> [f64; 2] {
@@ -261,8 +252,11 @@ pub(super) fn relu_neurons(
         unreachable!("a layer's panel has a row per term");
     };
     // (A sum starts from 0.0, as Python's `sum()`; its first term is the bias times its
-    // factor, the constant 1.0 for a neuron's: then the bias as it is, the same number.)
-    let mut acc: [f64; WIDTH] = match bias_alone {
+    // factor, the same node for every sum of a layer. For a neuron, as the tape compiles
+    // `Value::neuron` and micrograd's `Neuron`, that is the constant 1.0, the entry after
+    // the last node: then the bias as it is, the same number without the product.)
+    let one = data.len() - 1;
+    let mut acc: [f64; WIDTH] = match bias.y as usize == one {
         true => bias_row.map(|b| 0.0 + b),
         false => {
             let y = data[bias.y as usize];
