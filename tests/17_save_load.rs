@@ -267,6 +267,19 @@ fn a_failed_save_leaves_the_previous_file_as_it_was() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_file_name_as_long_as_the_file_system_allows_can_be_saved() {
+    // 255 bytes is the longest name most file systems take; the temporary file written
+    // beside it must not need a longer one.
+    let dir = temp_file("long-name");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.txt", "m".repeat(251)));
+    let saved = model(&[2, 1], 5);
+    saved.save(&path).unwrap();
+    assert_eq!(data(&MLP::from_file(&path).unwrap()), data(&saved));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[cfg(unix)]
 #[test]
 fn saving_over_a_file_keeps_its_permissions() {

@@ -6,7 +6,7 @@
 //!
 //! | where the data comes from | function |
 //! |---|---|
-//! | the notebook's own 100 points, built in | [`moons100`] |
+//! | the notebook's own 100 points, built in | [`moons100()`] |
 //! | new random points like scikit-learn's | [`make_moons`], [`make_circles`] |
 //! | the four XOR points | [`xor`] |
 //! | a CSV file (plain or gzip) | [`load_csv`], [`parse_csv`] |

@@ -8,7 +8,7 @@
 //!
 //! | file | what it holds | gradient with respect to the i-th output |
 //! |------|---------------|------------------------------------------|
-//! | `mse.rs` | [`mse`]: mean of (pᵢ - tᵢ)² | 2(pᵢ - tᵢ)/n |
+//! | `mse.rs` | [`mse()`]: mean of (pᵢ - tᵢ)² | 2(pᵢ - tᵢ)/n |
 //! | `hinge.rs` | [`svm_hinge`]: the demo's max-margin loss | -yᵢ/n where 1 - yᵢsᵢ > 0, else 0 |
 //! | `cross_entropy.rs` | [`binary_cross_entropy_with_logits`], [`softmax_cross_entropy`], [`softmax_cross_entropy_mean`] | (σ(zᵢ) - yᵢ)/n; softmaxⱼ - [j = c] |
 //! | `regularization.rs` | [`l2`]: α·Σ p² | 2αpᵢ |

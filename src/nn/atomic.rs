@@ -1,5 +1,6 @@
 //! Replacing a file without ever leaving it half-written: write beside it, sync, rename.
 
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -13,6 +14,10 @@ static TEMPORARY: AtomicU64 = AtomicU64::new(0);
 
 /// The most symbolic links followed from one path, as Linux's `ELOOP` limit.
 const MAX_LINKS: usize = 40;
+
+/// The longest file name (in bytes) most file systems take (ext4, XFS, Btrfs, APFS;
+/// NTFS counts 255 UTF-16 units).
+const NAME_MAX: usize = 255;
 
 /// Writes `path` through a temporary file beside it: `write` fills it, it is flushed,
 /// given the permissions of the file at `path` if there is one, synced, then renamed
@@ -36,11 +41,9 @@ pub(super) fn write_atomically(
             message,
         )));
     };
-    let mut temporary_name = std::ffi::OsString::from(".");
-    temporary_name.push(name);
     let number = TEMPORARY.fetch_add(1, Ordering::Relaxed);
-    temporary_name.push(format!(".tmp-{}-{number}", std::process::id()));
-    let temporary = path.with_file_name(temporary_name);
+    let suffix = format!(".tmp-{}-{number}", std::process::id());
+    let temporary = path.with_file_name(temporary_name(name, &suffix));
     // A file replaced keeps its permissions (a model kept private stays private); a new
     // one gets the default of a created file.
     let keep = fs::metadata(path).ok().filter(fs::Metadata::is_file);
@@ -66,6 +69,27 @@ pub(super) fn write_atomically(
         dir.sync_all().ok();
     }
     Ok(())
+}
+
+/// The temporary file's name for a file `name`: `.NAME` then `suffix`, with `NAME`
+/// cut short (whole characters, a name that is not Unicode read lossily) where the
+/// whole would be longer than [`NAME_MAX`] bytes, so that any name the file system
+/// takes has a temporary file it takes too.
+fn temporary_name(name: &OsStr, suffix: &str) -> OsString {
+    let room = NAME_MAX - 1 - suffix.len();
+    let mut temporary = OsString::from(".");
+    if name.len() <= room {
+        temporary.push(name);
+    } else {
+        let name = name.to_string_lossy();
+        let cut = (name.char_indices().map(|(i, c)| i + c.len_utf8()))
+            .take_while(|&end| end <= room)
+            .last()
+            .unwrap_or(0);
+        temporary.push(&name[..cut]);
+    }
+    temporary.push(suffix);
+    temporary
 }
 
 /// `path` with every symbolic link it ends in followed (a relative link from the
@@ -94,6 +118,19 @@ fn follow_links(path: &Path) -> io::Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_name_s_temporary_name_is_cut_at_a_whole_character() {
+        let name = "é".repeat(127); // 254 bytes, two per character
+        let temporary = temporary_name(OsStr::new(&name), ".tmp-12-0"); // room: 245 bytes
+        let temporary = temporary.to_str().expect("whole characters");
+        assert!(temporary.len() <= NAME_MAX, "{}", temporary.len());
+        assert!(temporary.starts_with(".éé") && temporary.ends_with("é.tmp-12-0"));
+        assert_eq!(
+            temporary_name(OsStr::new("m.txt"), ".tmp-1-0"),
+            ".m.txt.tmp-1-0"
+        );
+    }
 
     #[test]
     fn a_write_that_fails_midway_leaves_the_old_file_and_no_temporary_file() {

@@ -34,7 +34,8 @@ pub(super) struct Header {
     pub(super) layers: Vec<(usize, Option<Activation>)>,
 }
 
-/// The text of a model file (see [`MLP::save`] and [`MLP::save_with`]).
+/// The text of a model file (see [`MLP::save`](super::MLP::save) and
+/// [`MLP::save_with`](super::MLP::save_with)).
 pub(super) fn write_model(
     out: &mut dyn Write,
     saved: &SavedMlp,

@@ -72,7 +72,7 @@ pub trait Module {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`](crate::Error::InvalidInput) naming both lengths if
+    /// [`Error::InvalidInput`] naming both lengths if
     /// `params` does not have one number per parameter (nothing is set).
     ///
     /// ```

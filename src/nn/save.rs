@@ -77,7 +77,8 @@ impl MLP {
     }
 
     /// Writes the model to `path`, replacing the file if it exists, but never leaving it
-    /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-…`), which
+    /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-…`, `NAME`
+    /// cut short if the whole would be longer than 255 bytes), which
     /// is flushed, synced to disk and then renamed over `path`. If anything fails, the
     /// old file is untouched and the temporary one removed. A file replaced keeps its
     /// permissions (on Unix its mode, e.g. `0o600`; not its owner). If `path` is a

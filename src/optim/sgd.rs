@@ -97,7 +97,7 @@ impl Sgd {
 }
 
 impl Sgd {
-    /// The rule of a step: (p, g, [v]) → (new p, [new v]). `PLAIN`: momentum and
+    /// The rule of a step: `(p, g, [v])` → `(new p, [new v])`. `PLAIN`: momentum and
     /// weight decay are both 0 (micrograd's update), so the rule need not look at them
     /// for each parameter (the same numbers: `v = g`, `p - lr·g`).
     fn rule<const PLAIN: bool>(&self) -> impl Fn(f64, f64, [f64; 1]) -> (f64, [f64; 1]) + Sync {

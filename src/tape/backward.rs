@@ -12,7 +12,7 @@ const NEGATIVE_ZERO: u64 = 1 << 63;
 
 impl Tape {
     /// Computes d root / d node for every node of the tape, then **adds** each leaf's
-    /// gradient into that leaf's [`Value`](crate::Value) grad.
+    /// gradient into that leaf's [`Value`] grad.
     ///
     /// Python's `self.grad = 1; for v in reversed(topo): v._backward()`: the root's
     /// gradient is set to 1, and each inner node, last to first, adds `local * out.grad`
