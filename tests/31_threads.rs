@@ -987,6 +987,50 @@ fn flush_and_step_keeps_a_no_grad_parameter_and_a_fed_leaf_as_the_three_calls_do
     assert_eq!(frozen_and_fed_bits(false), frozen_and_fed_bits(true));
 }
 
+/// One neuron of 16 inputs, `loss = (n(x) - y)^2`: a batch summed, then weight 3 marked
+/// `no_grad` and a step by `zero_grad; flush_grads; step` (`by_values`: `flush_grads`
+/// hands the weight nothing, so it steps with grad 0) or by `flush_and_step`, the
+/// optimiser over the parameters in order (one run of the tape's leaves) or reversed
+/// (one by one); the bits of the parameters.
+fn marked_after_the_batch_bits(by_values: bool, reversed: bool) -> Vec<u64> {
+    let model = MLP::new(16, &[1], &mut StdRng::seed_from_u64(4));
+    let x: Vec<Value> = (0..17).map(|_| Value::new(0.0).no_grad()).collect();
+    let out = &model.forward(&x[..16]).unwrap()[0];
+    let mut tape = Tape::compile(&(out - &x[16]).powi(2)).unwrap();
+    let input = tape.inputs(&x).unwrap();
+    let mut params = model.parameters();
+    if reversed {
+        params.reverse();
+    }
+    let mut opt = Sgd::new(params.clone(), 0.1).unwrap();
+    let batch: Vec<[f64; 17]> = (samples(3).iter())
+        .map(|s| std::array::from_fn(|i| s[i % 5]))
+        .collect();
+    tape.accumulate_batch(&input, &batch, 2).unwrap();
+    let _ = model.parameters()[3].clone().no_grad();
+    if by_values {
+        opt.zero_grad();
+        tape.flush_grads();
+        opt.step().unwrap();
+    } else {
+        tape.flush_and_step(&mut opt, 2).unwrap();
+    }
+    let numbers = params.iter().flat_map(|p| [p.data(), p.grad()]);
+    numbers.map(f64::to_bits).collect()
+}
+
+// for x, y in batch: loss(x, y).backward(); w3.requires_grad = False
+// opt.zero_grad(); flush the sums into the grads; opt.step()
+#[test]
+fn a_parameter_marked_no_grad_after_the_batch_steps_with_grad_0_as_the_three_calls_do() {
+    for reversed in [false, true] {
+        let by_values = marked_after_the_batch_bits(true, reversed);
+        let w3_grad = by_values[2 * if reversed { 13 } else { 3 } + 1];
+        assert_eq!(w3_grad, 0.0f64.to_bits(), "w3's grad");
+        assert_eq!(marked_after_the_batch_bits(false, reversed), by_values);
+    }
+}
+
 /// As [`frozen_and_fed_bits`], for one neuron of 16 inputs (its parameters long runs of
 /// the tape's leaves, whose numbers the step moves run by run) and a weight fed.
 fn fed_weight_bits(by_values: bool) -> Vec<u64> {
