@@ -17,10 +17,13 @@
 //!    The losses are checked to agree at every step (this crate's two engines bit for
 //!    bit; the peer to 1e-9 relative, and the program says how many steps were equal
 //!    bit for bit).
-//! 2. The chain `y = y * 1.0` of N links: build, backward, drop, per link.
+//! 2. The chain `y = y * 1.0` of N links: build, backward, drop, per link; the peer, this
+//!    crate, and the floor under any engine of this crate's design (`floor_chain`).
 //!
 //! Usage: peer_bench [STEPS (100)] [CHAIN_LINKS (1000000)] [CHAIN_ROUNDS (5)]
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::Instant;
 
 use micrograd::data::{moons100, Dataset};
@@ -258,6 +261,64 @@ fn our_chain(n: usize) -> (f64, f64) {
     (x.grad(), start.elapsed().as_secs_f64())
 }
 
+/// A chain of `n` links run once: returns d y / d x (1) and the seconds.
+type Chain = fn(usize) -> (f64, f64);
+
+/// The floor under this crate's chain that the design card sets: per link one
+/// `Rc<RefCell<_>>` allocation of this crate's node size (96 bytes) holding its parent,
+/// one walk down the chain adding the gradient (as `backward()`'s one sweep), then an
+/// iterative drop, and the heap tidied after it as this crate's drop does for a large
+/// graph (`src/engine/drop.rs`; so that no round merges another's freed nodes). No op,
+/// no rule, no check: what any engine of that design pays before its own work.
+fn floor_chain(n: usize) -> (f64, f64) {
+    struct Node {
+        parent: Option<Rc<RefCell<Node>>>,
+        data: f64,
+        grad: f64,
+        _rest: [u64; 6],
+    }
+    assert_eq!(std::mem::size_of::<RefCell<Node>>() + 16, 96);
+    let start = Instant::now();
+    let node = |parent, data| {
+        let (grad, _rest) = (0.0, [0; 6]);
+        Rc::new(RefCell::new(Node {
+            parent,
+            data,
+            grad,
+            _rest,
+        }))
+    };
+    let x = node(None, 1.0);
+    let mut y = Rc::clone(&x);
+    for _ in 0..n {
+        let data = y.borrow().data * 1.0;
+        y = node(Some(y), data);
+    }
+    y.borrow_mut().grad = 1.0;
+    let mut at = Some(Rc::clone(&y));
+    while let Some(v) = at {
+        let (g, parent) = {
+            let v = v.borrow();
+            (v.grad, v.parent.clone())
+        };
+        if let Some(p) = &parent {
+            p.borrow_mut().grad += 1.0 * g;
+        }
+        at = parent;
+    }
+    let mut next = Some(y);
+    while let Some(v) = next {
+        next = Rc::try_unwrap(v)
+            .ok()
+            .and_then(|cell| cell.into_inner().parent);
+    }
+    if n >= 1 << 17 {
+        drop(std::hint::black_box(Vec::<u8>::with_capacity(4096)));
+    }
+    let dx = x.borrow().grad;
+    (dx, start.elapsed().as_secs_f64())
+}
+
 fn main() {
     let arg = |i: usize, default: usize| {
         std::env::args()
@@ -329,22 +390,19 @@ fn main() {
         med[2], med[3]
     );
 
-    let (mut peer, mut ours) = (Vec::new(), Vec::new());
+    let (mut peer, mut ours, mut floor) = (Vec::new(), Vec::new(), Vec::new());
     for r in 0..rounds {
-        // Alternate who goes first.
-        let mut run = |first_peer: bool| {
-            if first_peer {
-                let (d, t) = peer_chain(links);
-                assert_eq!(d, 1.0);
-                peer.push(t);
-            } else {
-                let (d, t) = our_chain(links);
-                assert_eq!(d, 1.0);
-                ours.push(t);
-            }
-        };
-        run(r % 2 == 0);
-        run(r % 2 != 0);
+        // The three take turns, in a rotated order.
+        for i in 0..3 {
+            let (chain, times): (Chain, _) = match (i + r) % 3 {
+                0 => (peer_chain, &mut peer),
+                1 => (our_chain, &mut ours),
+                _ => (floor_chain, &mut floor),
+            };
+            let (d, t) = chain(links);
+            assert_eq!(d, 1.0);
+            times.push(t);
+        }
     }
     // Each round too: ours moves from round to round with where `malloc` puts the nodes
     // (see docs/benchmarks.md, "The chain").
@@ -353,13 +411,15 @@ fn main() {
         ns.map(|ns| format!("{ns:.1}")).collect()
     };
     println!(
-        "chain rounds, ns per link: peer {}; ours {}",
+        "chain rounds, ns per link: peer {}; ours {}; floor {}",
         per_link(&peer).join(" "),
-        per_link(&ours).join(" ")
+        per_link(&ours).join(" "),
+        per_link(&floor).join(" ")
     );
-    let (peer, ours) = (
+    let (peer, ours, floor) = (
         median(peer) / links as f64 * 1e9,
         median(ours) / links as f64 * 1e9,
+        median(floor) / links as f64 * 1e9,
     );
     println!(
         "chain y = y * 1.0, {links} links, build + backward + drop, median of {rounds} rounds:"
@@ -371,5 +431,10 @@ fn main() {
         "micrograd dynamic graph",
         ours / peer
     );
-    println!("RESULT chain peer_ns={peer:.1} ours_ns={ours:.1}");
+    println!(
+        "{:56} {floor:12.1} {:9.2}x",
+        "the design card's floor (an Rc<RefCell> chain, no more)",
+        floor / peer
+    );
+    println!("RESULT chain peer_ns={peer:.1} ours_ns={ours:.1} floor_ns={floor:.1}");
 }
