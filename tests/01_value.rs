@@ -59,6 +59,19 @@ fn from_f64_and_labels() {
     assert_eq!(Value::new(1.0).label(), None);
 }
 
+// e = a*b; e.label = 'e'   (a label given in place, seen through every handle)
+#[test]
+fn set_label_names_a_value_in_place() {
+    let a = Value::new(2.0);
+    let e = &a * 3.0;
+    let same = e.clone();
+    e.set_label("e");
+    assert_eq!(same.label().as_deref(), Some("e"));
+    e.set_label("e2");
+    assert_eq!(e.label().as_deref(), Some("e2"));
+    assert_eq!(a.label(), None);
+}
+
 // p.data += -lr * p.grad; p.grad = 0
 #[test]
 fn set_data_and_zero_grad_are_how_an_optimiser_updates() {

@@ -1,4 +1,5 @@
-//! `+ - * /`, unary `-` and `+= -= *= /=` for every mix of `Value`, `&Value` and `f64`.
+//! `+ - * /`, unary `-` and `+= -= *= /=` for every mix of `Value`, `&Value`, `f64` and
+//! `&f64`.
 //!
 //! Python gets these from `__add__`/`__radd__`/...; Rust needs one `impl` per pair of
 //! operand types, so a macro (in the style of std's `forward_ref_binop!`) writes them
@@ -62,14 +63,23 @@
 //! h += &x;
 //! assert!((h.data() - ((10.0 / 9.0 - 4.0) * 3.0 + 4.0)).abs() < 1e-12);
 //! ```
+//! `&f64` too, as iterating over a slice of numbers hands them out:
+//! ```
+//! # use micrograd::Value;
+//! // Python: loss = sum((yout - ygt)**2 for ygt, yout in zip(ys, ypred))
+//! let ys = [1.0, -1.0];
+//! let ypred = [Value::new(0.5), Value::new(-0.5)];
+//! let loss: Value = ys.iter().zip(&ypred).map(|(ygt, yout)| (yout - ygt).powi(2)).sum();
+//! assert_eq!(loss.data(), 0.5);
+//! ```
 
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use super::op::Op;
 use super::value::{Side, Value};
 
-/// Implements one binary operator for every mix of `Value`, `&Value` and `f64`, and its
-/// assigning form, from a method `fn(&Value, &Value) -> Value`.
+/// Implements one binary operator for every mix of `Value`, `&Value`, `f64` and `&f64`,
+/// and its assigning forms, from a method `fn(&Value, &Value) -> Value`.
 macro_rules! value_binop {
     ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $method:ident, $code:expr) => {
         impl $Op<&Value> for &Value {
@@ -118,6 +128,36 @@ macro_rules! value_binop {
             type Output = Value;
             fn $op(self, rhs: Value) -> Value {
                 rhs.with_constant($code, self, Side::Left)
+            }
+        }
+        // `&f64` on either side, as `zip`ping a slice of targets gives (`&yout - ygt`).
+        impl $Op<&f64> for &Value {
+            type Output = Value;
+            fn $op(self, rhs: &f64) -> Value {
+                self.with_constant($code, *rhs, Side::Right)
+            }
+        }
+        impl $Op<&f64> for Value {
+            type Output = Value;
+            fn $op(self, rhs: &f64) -> Value {
+                self.with_constant($code, *rhs, Side::Right)
+            }
+        }
+        impl $Op<&Value> for &f64 {
+            type Output = Value;
+            fn $op(self, rhs: &Value) -> Value {
+                rhs.with_constant($code, *self, Side::Left)
+            }
+        }
+        impl $Op<Value> for &f64 {
+            type Output = Value;
+            fn $op(self, rhs: Value) -> Value {
+                rhs.with_constant($code, *self, Side::Left)
+            }
+        }
+        impl $OpAssign<&f64> for Value {
+            fn $op_assign(&mut self, rhs: &f64) {
+                *self = self.with_constant($code, *rhs, Side::Right);
             }
         }
         impl $OpAssign<&Value> for Value {

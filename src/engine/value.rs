@@ -37,7 +37,7 @@ thread_local! {
     static LABEL_WRITES: Cell<u64> = const { Cell::new(0) };
 }
 
-/// The number of [`Value::with_label`] calls on shared values on this thread so far
+/// The number of [`Value::set_label`] calls on shared values on this thread so far
 /// (see `LABEL_WRITES`).
 #[inline]
 pub(crate) fn label_writes() -> u64 {
@@ -325,7 +325,7 @@ impl Node {
 /// x.relu();            // error: unused `Value` that must be used
 /// ```
 #[derive(Clone)]
-#[must_use = "a Value is a new node of the graph; an op never changes its operands"]
+#[must_use = "an op returns a new Value and leaves its operands unchanged; `with_label` hands back the value it named (to name one in place: `set_label`)"]
 pub struct Value(pub(crate) Rc<RefCell<Node>>);
 
 impl Value {
@@ -556,7 +556,8 @@ impl Value {
         self.0.borrow().op_name()
     }
 
-    /// The label given by [`with_label`](Value::with_label), if any.
+    /// The label given by [`with_label`](Value::with_label) or
+    /// [`set_label`](Value::set_label), if any.
     ///
     /// ```
     /// let a = micrograd::Value::new(1.0).with_label("a");
@@ -567,7 +568,8 @@ impl Value {
     }
 
     /// Names this value (shown by [`to_dot`](Value::to_dot) and in errors) and returns
-    /// it, so it chains: `Value::new(2.0).with_label("x")`.
+    /// it, so it chains: `Value::new(2.0).with_label("x")`. To name a value you keep
+    /// using, as Python's `e.label = 'e'` does, call [`set_label`](Value::set_label).
     ///
     /// ```
     /// let x = micrograd::Value::new(2.0).with_label("x");
@@ -575,6 +577,21 @@ impl Value {
     /// assert_eq!(y.label().as_deref(), Some("y"));
     /// ```
     pub fn with_label(self, label: impl Into<String>) -> Value {
+        self.set_label(label);
+        self
+    }
+
+    /// Names this value in place (Python's `e.label = 'e'`): shown by
+    /// [`to_dot`](Value::to_dot) and in errors. Every handle to the node sees the name.
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let a = Value::new(2.0);
+    /// let e = &a * 3.0;
+    /// e.set_label("e");                // Python: e.label = 'e'
+    /// assert_eq!(e.label().as_deref(), Some("e"));
+    /// ```
+    pub fn set_label(&self, label: impl Into<String>) {
         self.0
             .borrow_mut()
             .extra
@@ -584,7 +601,6 @@ impl Value {
         if Rc::strong_count(&self.0) > 1 {
             LABEL_WRITES.with(|n| n.set(n.get().wrapping_add(1)));
         }
-        self
     }
 
     /// Marks this leaf as needing no gradient (PyTorch's `requires_grad=False`): an
