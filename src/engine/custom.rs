@@ -60,9 +60,63 @@ impl Value {
     ///
     /// The closures must compute from their arguments alone: a compiled
     /// [`Tape`](crate::tape::Tape) calls them again on new leaf data, and gives the
-    /// same numbers as this graph, bit for bit, only if they do. They are
-    /// `Send + Sync + 'static`, so they cannot capture a `Value` (which would tie the
-    /// graph in a cycle); capture plain numbers instead.
+    /// same numbers as this graph, bit for bit, only if they do.
+    ///
+    /// They must be `Send + Sync + 'static`, so they cannot capture a `Value`, even in a
+    /// program with no threads: the tape that keeps them is `Send + Sync` and runs a
+    /// batch's samples on several threads, while a `Value` is an `Rc` handle that one
+    /// thread alone may touch (and a node holding its own operand would also tie the
+    /// graph in a cycle). The compiler says so with E0277, ``Rc<RefCell<..>>` cannot be
+    /// sent between threads safely``. What to write instead: make the value a parent,
+    /// and read its data from `p` (then it gets its gradient too), or, for a number
+    /// that never changes, capture the `f64` (`let k = scale.data();`).
+    ///
+    /// ```compile_fail
+    /// # use micrograd::Value;
+    /// let (x, scale) = (Value::new(0.5), Value::new(2.0));
+    /// let y = Value::custom("scaled", &[&x], move |p| p[0] * scale.data(), |_p, _o, d| d[0] = 2.0);
+    /// ```
+    /// ```
+    /// # use micrograd::Value;
+    /// let (x, scale) = (Value::new(0.5), Value::new(2.0));
+    /// let y = Value::custom(
+    ///     "scaled",
+    ///     &[&x, &scale],                  // the Value is a parent: its data is p[1]
+    ///     |p| p[0] * p[1],
+    ///     |p, _out, d| {
+    ///         d[0] = p[1];
+    ///         d[1] = p[0];
+    ///     },
+    /// );
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad(), scale.grad()), (1.0, 2.0, 0.5));
+    /// ```
+    ///
+    /// To call your op as a method, `x.my_tanh()`, as Python's `def tanh(self)` in the
+    /// class: `impl Value { .. }` outside this crate is E0116 ("cannot define inherent
+    /// `impl` for a type outside of the crate where the type is defined"). Declare a
+    /// trait of your own and implement it for `Value` (an extension trait); where the
+    /// trait is in scope, its methods are `Value`'s.
+    ///
+    /// ```
+    /// use micrograd::Value;
+    ///
+    /// pub trait MyOps {
+    ///     /// tanh as my own op; d tanh(x)/dx = 1 - tanh(x)².
+    ///     fn my_tanh(&self) -> Value;
+    /// }
+    ///
+    /// impl MyOps for Value {
+    ///     fn my_tanh(&self) -> Value {
+    ///         Value::custom("tanh", &[self], |p| p[0].tanh(), |_p, t, d| d[0] = 1.0 - t * t)
+    ///     }
+    /// }
+    ///
+    /// let n = Value::new(0.8814);
+    /// let o = n.my_tanh();
+    /// o.backward();
+    /// assert_eq!(n.grad(), 1.0 - o.data() * o.data());
+    /// ```
     ///
     /// Derivative: whatever `local_grads` says; check it with
     /// [`check_gradients`](crate::engine::check_gradients).

@@ -55,6 +55,13 @@ impl MLP {
     /// [`PythonRandom`](crate::random::PythonRandom) seeded like Python's `random`, the
     /// model is micrograd's, bit for bit. Empty `nouts` gives a model with no layers,
     /// which returns its input (as in Python).
+    ///
+    /// The Zero-to-Hero lecture's `MLP(3, [4, 4, 1])` is a different network: tanh in
+    /// every layer, the output too. Its training loop on four points with targets ±1
+    /// needs that last tanh; with this linear-output ReLU model it can stall. Build the
+    /// lecture's model with [`with_activations`](MLP::with_activations):
+    /// `MLP::with_activations(3, &[(4, Activation::Tanh), (4, Activation::Tanh),
+    /// (1, Activation::Tanh)], &mut rng)`.
     pub fn new<R: Rng + ?Sized>(nin: usize, nouts: &[usize], rng: &mut R) -> MLP {
         let last = nouts.len().saturating_sub(1);
         let layers: Vec<(usize, Activation)> = nouts
