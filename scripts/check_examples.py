@@ -82,7 +82,7 @@ def moons():
 
 
 def small_examples():
-    for name in ["04_lecture", "05_adam_toy"]:
+    for name in ["08_lecture", "05_adam_toy"]:
         code, out, _ = run(name)
         check(code == 0, f"{name} exits 0")
         m = final_line(name, out)
@@ -91,15 +91,15 @@ def small_examples():
 
 
 def lecture_backprop():
-    """08_lecture_backprop prints the lecture's gradients, the same three ways."""
+    """04_lecture_backprop prints the lecture's gradients, the same three ways."""
     dot = os.path.join(tempfile.mkdtemp(), "neuron.dot")
-    code, out, _ = run("08_lecture_backprop", "--dot", dot)
-    check(code == 0, "08_lecture_backprop exits 0")
+    code, out, _ = run("04_lecture_backprop", "--dot", dot)
+    check(code == 0, "04_lecture_backprop exits 0")
     # Python micrograd with the lecture's tanh: scripts/python_reference.out, lecture_neuron
     want = "x1.grad = -1.4999999999999993, w1.grad = 0.9999999999999996"
-    check(out.count(want) == 3, "08_lecture_backprop: x1, w1 grads by hand, in topo order, by backward()")
-    check("L = -7.286496" in out, "08_lecture_backprop: one nudge gives the lecture's L = -7.286496")
-    check(os.path.exists(dot) and open(dot).read().startswith("digraph"), "08_lecture_backprop --dot writes DOT")
+    check(out.count(want) == 3, "04_lecture_backprop: x1, w1 grads by hand, in topo order, by backward()")
+    check("L = -7.286496" in out, "04_lecture_backprop: one nudge gives the lecture's L = -7.286496")
+    check(os.path.exists(dot) and open(dot).read().startswith("digraph"), "04_lecture_backprop --dot writes DOT")
 
 
 def bad_inputs():
@@ -127,8 +127,8 @@ def bad_inputs():
         ("07_mnist", ["--data", empty_dir, "--holdout", "x"], "--holdout"),
         ("07_mnist", ["--data", letters, "--holdout", "1"], "label 10 of sample 0"),
         ("03_moons", ["--engine", "fast"], "--engine"),
-        ("08_lecture_backprop", ["--h", "0"], "--h"),
-        ("08_lecture_backprop", ["--dot", os.path.join(tmp, "no", "such", "dir.dot")], "does not exist"),
+        ("04_lecture_backprop", ["--h", "0"], "--h"),
+        ("04_lecture_backprop", ["--dot", os.path.join(tmp, "no", "such", "dir.dot")], "does not exist"),
     ]
     _, _, err = run("03_moons", "--data", os.path.join(tmp, "missing.csv"))
     check(err.count("No such file") == 1, f"the OS reason is printed once ({err.strip()!r})")
@@ -138,8 +138,8 @@ def bad_inputs():
         check(ok, f"{name} {' '.join(args)}: exit 1 with a clear message ({err.strip()[:160]!r})")
 
 
-EXAMPLES = ["01_value", "02_trace_graph", "03_moons", "04_lecture", "05_adam_toy",
-            "06_digits", "07_mnist", "09_codegen"]
+EXAMPLES = ["01_value", "02_trace_graph", "03_moons", "05_adam_toy", "06_digits",
+            "07_mnist", "08_lecture", "09_codegen"]
 
 
 def help_texts():

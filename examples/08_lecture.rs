@@ -2,7 +2,7 @@
 //! neural networks and backpropagation", Zero to Hero): forward pass, loss, zero the
 //! gradients, backward pass, nudge every parameter against its gradient, repeat.
 //!
-//! Run: `cargo run --release --example 04_lecture [-- --steps N --lr RATE --seed N]`.
+//! Run: `cargo run --release --example 08_lecture [-- --steps N --lr RATE --seed N]`.
 //! The numbers are the lecture notebook's (`micrograd_lecture_second_half_roughly.ipynb`
 //! in karpathy/nn-zero-to-hero): `MLP(3, [4, 4, 1])` with tanh in every layer, the four
 //! samples `xs` with targets `ys`, the summed squared error, 20 steps of
@@ -22,7 +22,7 @@ use micrograd::optim::check_loss;
 use micrograd::prelude::*;
 use micrograd::random::PythonRandom;
 
-const USAGE: &str = "04_lecture [FLAGS]   (defaults in brackets)
+const USAGE: &str = "08_lecture [FLAGS]   (defaults in brackets)
   --steps N     training steps [20]
   --lr RATE     the step size of p.data += -lr * p.grad [0.1]
   --seed N      Python's random.seed(N) for the initial weights [1337]

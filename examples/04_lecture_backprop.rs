@@ -10,7 +10,7 @@
 //! what the lecture prints, and with `--dot PATH` writes the neuron's graph (render it
 //! with `dot -Tsvg PATH -o neuron.svg`).
 //!
-//! Run: `cargo run --example 08_lecture_backprop [-- --h STEP --dot PATH]`.
+//! Run: `cargo run --example 04_lecture_backprop [-- --h STEP --dot PATH]`.
 
 mod common;
 
@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use micrograd::engine::check_gradients;
 use micrograd::Value;
 
-const USAGE: &str = "08_lecture_backprop [--h STEP] [--dot PATH]   (defaults: --h 0.0001, no file)";
+const USAGE: &str = "04_lecture_backprop [--h STEP] [--dot PATH]   (defaults: --h 0.0001, no file)";
 
 fn main() -> ExitCode {
     common::main_with(run)
