@@ -2,8 +2,9 @@
 //! ("The spelled-out intro to neural networks and backpropagation", Zero to Hero).
 //!
 //! `L = (a*b + c) * f` with every node labelled; its gradients worked out by hand with
-//! the chain rule and set with `set_grad`; the lecture's numerical check (`lol()`, here
-//! `check_gradients`); one step that nudges the leaves along their gradients; then the
+//! the chain rule and set with `set_grad`; the lecture's numerical check (`lol()`: each
+//! node nudged by h = 0.001, `(L2 - L1)/h` printed as Python prints it; then the
+//! crate's `check_gradients`); one step that nudges the leaves along their gradients; then the
 //! neuron `o = tanh(x1*w1 + x2*w2 + b)`, backpropagated node by node with
 //! `backward_step` (Python's `o._backward()`), in `topo` order, and with `backward()`;
 //! `tanh` written as your own op (`Value::custom`) and re-written from `exp`. It prints
@@ -19,7 +20,7 @@ use std::process::ExitCode;
 use micrograd::engine::check_gradients;
 use micrograd::Value;
 
-const USAGE: &str = "04_lecture_backprop [--h STEP] [--dot PATH]   (defaults: --h 0.0001, no file)";
+const USAGE: &str = "04_lecture_backprop [--h STEP] [--dot PATH]   (defaults: --h 0.001, no file)";
 
 fn main() -> ExitCode {
     common::main_with(run)
@@ -29,7 +30,7 @@ fn run() -> common::Result {
     let Some(mut args) = common::flags_or_help(USAGE) else {
         return Ok(());
     };
-    let h: f64 = common::checked_number(&mut args, "--h", 1e-4, "a number > 0", |h: &f64| {
+    let h: f64 = common::checked_number(&mut args, "--h", 1e-3, "a number > 0", |h: &f64| {
         *h > 0.0 && h.is_finite()
     })?;
     let dot: Option<std::path::PathBuf> = args.opt_value_from_str("--dot")?;
@@ -83,11 +84,22 @@ fn expression(h: f64) -> common::Result {
     let computed = [&a, &b, &c, &d, &e, &f].map(Value::grad);
     println!("backward():  a.grad, b.grad, c.grad, d.grad, e.grad, f.grad = {computed:?}");
 
-    // def lol(): h = 0.0001; ... print((L2 - L1)/h)   (here a central difference)
+    // def lol(): h = 0.001; build L, L1 = L.data; build it again with one node's data
+    // plus h, L2 = L.data; print((L2 - L1)/h)
+    for name in ["a", "b", "c", "e", "d", "f"] {
+        let l1 = lol(h, "").data();
+        let l2 = lol(h, name).data();
+        println!("lol(), {name} nudged: (L2 - L1)/h = {:?}", (l2 - l1) / h);
+    }
+
+    // The same check, a central difference: micrograd::engine::check_gradients
     let check = check_gradients(&[&a, &b, &c, &f], h, || (&a * &b + &c) * &f)?;
     for leaf in &check.leaves {
         let name = leaf.label.as_deref().unwrap_or("?");
-        println!("numerically (h = {h}): dL/d{name} = {}", leaf.numerical);
+        println!(
+            "check_gradients (h = {h}): dL/d{name} = {:?}",
+            leaf.numerical
+        );
     }
     println!("{check}");
 
@@ -98,6 +110,24 @@ fn expression(h: f64) -> common::Result {
     let l = (&a * &b + &c) * &f;
     println!("after one nudge of 0.01 * grad: L = {}", l.data());
     Ok(())
+}
+
+/// The lecture's `lol()`: `L = (a*b + c) * f` built anew, with `h` added to the data of
+/// the node named `nudge` right after it is made (none for `""`).
+fn lol(h: f64, nudge: &str) -> Value {
+    let bump = |v: Value, name: &str| {
+        if name == nudge {
+            v.set_data(v.data() + h);
+        }
+        v
+    };
+    let a = bump(Value::new(2.0), "a");
+    let b = bump(Value::new(-3.0), "b");
+    let c = bump(Value::new(10.0), "c");
+    let e = bump(&a * &b, "e");
+    let d = bump(&e + &c, "d");
+    let f = bump(Value::new(-2.0), "f");
+    &d * &f
 }
 
 /// The lecture's neuron, backpropagated node by node, then with `backward()`.

@@ -98,6 +98,10 @@ def lecture_backprop():
     # Python micrograd with the lecture's tanh: scripts/python_reference.out, lecture_neuron
     want = "x1.grad = -1.4999999999999993, w1.grad = 0.9999999999999996"
     check(out.count(want) == 3, "04_lecture_backprop: x1, w1 grads by hand, in topo order, by backward()")
+    # Python: the lecture's lol() with h = 0.001, (L2 - L1)/h for a (scripts/python_reference.out
+    # has no such line; it is plain float arithmetic: ((2.001*-3 + 10) * -2 - -8) / 0.001)
+    check("lol(), a nudged: (L2 - L1)/h = 6.000000000000227" in out,
+          "04_lecture_backprop: lol() prints Python's (L2 - L1)/h for a at h = 0.001")
     check("L = -7.286496" in out, "04_lecture_backprop: one nudge gives the lecture's L = -7.286496")
     check(os.path.exists(dot) and open(dot).read().startswith("digraph"), "04_lecture_backprop --dot writes DOT")
 
