@@ -675,6 +675,27 @@ impl Value {
         self.0.borrow().parents().to_vec()
     }
 
+    /// A number naming this node while it lives (Python's `id(v)`): equal for every
+    /// handle to the same node, different for two nodes alive at once. It is the key
+    /// for a set of visited nodes, as Python's `visited = set()` in `build_topo` holds
+    /// `Value`s by identity. Once a node is freed, a new one may get its number.
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use micrograd::Value;
+    /// let a = Value::new(1.0);
+    /// let b = &a + &a;
+    /// let mut visited = HashSet::new();
+    /// for v in b.parents() {
+    ///     visited.insert(v.id());            // a twice: one entry
+    /// }
+    /// assert_eq!(visited.len(), 1);
+    /// assert!(visited.contains(&a.id()) && a.id() != b.id());
+    /// ```
+    pub fn id(&self) -> usize {
+        self.address() as usize
+    }
+
     /// Whether `a` and `b` are handles to the same node (Python's `a is b`).
     ///
     /// ```
