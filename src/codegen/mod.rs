@@ -112,7 +112,8 @@ pub struct CCode {
 
 impl<'t> CodeGen<'t> {
     /// C for `tape`, with files `name.h` and `name.c` and functions `name_forward`, ...:
-    /// `name` must be a C identifier (checked by [`generate`](CodeGen::generate)).
+    /// `name` must be a name the C can take, capitals allowed (checked by
+    /// [`generate`](CodeGen::generate)).
     pub fn new(tape: &'t Tape, name: &str) -> CodeGen<'t> {
         CodeGen {
             tape,
@@ -153,7 +154,10 @@ impl<'t> CodeGen<'t> {
     /// - [`Error::CannotEmit`] if the tape has a custom op ([`Value::custom`]): its
     ///   closures are Rust;
     /// - [`Error::NotOnTape`] if an input or parameter is not a leaf of the tape;
-    /// - [`Error::InvalidInput`] if a name is not a C identifier, a leaf is named twice
+    /// - [`Error::InvalidInput`] if a name is not one the C can take (ASCII letters and
+    ///   digits, starting with a letter, in words joined by single `_`; the C's name not
+    ///   `dot` nor `layer` and digits, its helpers' prefixes; no input group `params`), a
+    ///   leaf is named twice
     ///   (in two groups, or as an input and a parameter), or a parameter needs no
     ///   gradient ([`Value::no_grad`]).
     ///
@@ -180,7 +184,7 @@ impl<'t> CodeGen<'t> {
                 });
             }
         }
-        identifier("the C name", &self.name)?;
+        c_name(&self.name)?;
         let roles = self.roles()?;
         let groups: Vec<&str> = self.inputs.iter().map(|(g, _)| g.as_str()).collect();
         let data: Vec<f64> = self.tape.leaves().iter().map(Value::data).collect();
@@ -222,6 +226,14 @@ impl<'t> CodeGen<'t> {
             identifier("an input group's name", name)?;
             // (Its length is `NAME_<GROUP>_LEN` in the header.)
             let upper = name.to_uppercase();
+            if name == "params" {
+                return Err(Error::InvalidInput(
+                    "input group \"params\": its setter would be NAME_set_params, the \
+                     parameters' setter; any other name of letters and digits in words joined \
+                     by single `_` works"
+                        .to_owned(),
+                ));
+            }
             let clash = ["SGD_BUFFER", "BUFFER"].contains(&upper.as_str())
                 || self.inputs[..group]
                     .iter()
@@ -291,21 +303,38 @@ impl CCode {
     }
 }
 
-/// Checks that `name` is a C identifier (letters, digits, `_`, not starting with a
-/// digit) that no C keyword or reserved name clashes with.
+/// Checks that `name` is one the C can take: letters and digits in words joined by
+/// single underscores (`mnist`, `MyNet`, `iris_2`), so that `NAME_forward`,
+/// `NAME_real` and `NAME_H` are identifiers no C or C++ compiler reserves (none starts
+/// with `_` or holds `__`). `what` says which name it is, for the error.
 fn identifier(what: &str, name: &str) -> Result<(), Error> {
-    let mut chars = name.chars();
-    let starts = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    let ok = starts && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if ok && !name.starts_with("__") {
+    let word = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric());
+    if name.split('_').all(word) && name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return Ok(());
     }
     Err(Error::InvalidInput(format!(
-        "{what} {name:?} is not a C identifier: use letters, digits and `_`, starting with \
-         a letter (it names the C's files and functions)"
+        "{what} {name:?} is not a C identifier the generated C can take: use ASCII letters and digits, starting with a \
+         letter, in words joined by single `_` (`mnist`, `MyNet`, `iris_2`; not `_x`, `x_`, \
+         `a__b`, `my-net`)"
     )))
+}
+
+/// Checks that the C's name is an [`identifier`] whose functions are not the C's own
+/// helpers: `NAME_backward` would be the helper `dot_backward` for `dot`, and
+/// `layer16_backward` for `layer16`.
+fn c_name(name: &str) -> Result<(), Error> {
+    identifier("the C name", name)?;
+    let layer = name
+        .strip_prefix("layer")
+        .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()));
+    if name == "dot" || layer {
+        return Err(Error::InvalidInput(format!(
+            "the C name {name:?} would give functions the names of the C's own helpers \
+             (`dot`, `dot_backward`, `layer16`, `layer16_backward`, ...): any other name \
+             of letters and digits in words joined by single `_` works"
+        )));
+    }
+    Ok(())
 }
 
 /// Runs the example of `docs/codegen.md` as a doctest, so the guide stays correct.

@@ -91,8 +91,8 @@ impl<'a> Program<'a> {
         let mut r = Real::new(self.precision);
         let upper = name.to_uppercase();
         let mut uses = Uses::default();
-        let forward = self.forward(&mut r, &upper, &mut uses);
-        let backward = self.backward(&mut r, &upper, &mut uses);
+        let forward = self.forward(&mut r, name, &upper, &mut uses);
+        let backward = self.backward(&mut r, name, &upper, &mut uses);
         let updates = self.updates(&mut r, name, &upper);
         let l = self.listing;
         let mut c = format!(
@@ -338,7 +338,7 @@ impl Program<'_> {
     }
 
     /// `name_forward`: every inner node in order.
-    fn forward(&self, r: &mut Real, upper: &str, uses: &mut Uses) -> String {
+    fn forward(&self, r: &mut Real, lower: &str, upper: &str, uses: &mut Uses) -> String {
         let mut body = String::new();
         let (mut has_layer, mut has_fused) = (false, false);
         let n = self.nodes();
@@ -413,13 +413,12 @@ impl Program<'_> {
             "/* The forward pass: every inner node from its operands, in the tape's order.\n   \
              Returns the root's value. */\n\
              real {lower}_forward(real *buf) {{\n{decls}{body}    return d[{root}];\n}}\n\n",
-            lower = upper.to_lowercase(),
             root = self.root()
         )
     }
 
     /// `name_backward`: the chain rule, last node first.
-    fn backward(&self, r: &mut Real, upper: &str, uses: &mut Uses) -> String {
+    fn backward(&self, r: &mut Real, lower: &str, upper: &str, uses: &mut Uses) -> String {
         let mut body = String::new();
         let mut has_layer = false;
         let leaves = self.listing.leaves;
@@ -514,7 +513,6 @@ impl Program<'_> {
              void {lower}_backward(real *buf) {{\n{decls}    \
              for (k = {leaves}; k < {n}; k++) g[k] = {zero};\n    \
              g[{root}] = {one};\n{body}}}\n\n",
-            lower = upper.to_lowercase(),
             n = self.nodes(),
             root = self.root(),
             one = r.num(1.0)
