@@ -815,3 +815,16 @@ fn names_the_c_cannot_take_are_refused_with_the_names_that_work() {
         .unwrap_err();
     assert!(err.to_string().contains("NAME_set_params"), "{err}");
 }
+
+#[test]
+fn write_to_creates_its_folder() {
+    let x = Value::new(0.5);
+    let code = CodeGen::new(&Tape::compile(&(&x * 2.0)).unwrap(), "twice")
+        .generate()
+        .unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("32_codegen-new/a/b");
+    std::fs::remove_dir_all(dir.parent().unwrap().parent().unwrap()).ok();
+    let [header, source] = code.write_to(&dir).unwrap();
+    assert_eq!(std::fs::read_to_string(header).unwrap(), code.header);
+    assert_eq!(std::fs::read_to_string(source).unwrap(), code.source);
+}

@@ -284,20 +284,33 @@ impl<'t> CodeGen<'t> {
 }
 
 impl CCode {
-    /// Writes `name.h` and `name.c` into the folder `dir` (which must exist); returns
-    /// their paths.
+    /// Writes `name.h` and `name.c` into the folder `dir`, creating it (and its parents)
+    /// if needed; returns their paths. Each file is written beside its place and renamed
+    /// over it, so that a crash leaves the old file or the new one, never half of one.
     ///
     /// # Errors
     ///
-    /// [`Error::Write`] naming the file that could not be written.
+    /// [`Error::Write`] naming the folder or the file that could not be written.
+    ///
+    /// ```
+    /// # use micrograd::{codegen::CodeGen, tape::Tape, Value};
+    /// let x = Value::new(1.0);
+    /// let code = CodeGen::new(&Tape::compile(&(&x * 2.0))?, "twice").generate()?;
+    /// let dir = std::env::temp_dir().join(format!("write_to-{}/c", std::process::id()));
+    /// let [h, c] = code.write_to(&dir)?;
+    /// assert!(h.ends_with("twice.h") && c.is_file());
+    /// # std::fs::remove_dir_all(dir.parent().unwrap()).ok();
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
     pub fn write_to(&self, dir: &Path) -> Result<[PathBuf; 2], Error> {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Write {
+            path: dir.to_path_buf(),
+            source,
+        })?;
         let write = |ext: &str, text: &str| {
             let path = dir.join(format!("{}.{ext}", self.name));
-            std::fs::write(&path, text).map_err(|source| Error::Write {
-                path: path.clone(),
-                source,
-            })?;
-            Ok(path)
+            crate::nn::atomic::write_atomically(&path, |out| out.write_all(text.as_bytes()))?;
+            Ok::<_, Error>(path)
         };
         Ok([write("h", &self.header)?, write("c", &self.source)?])
     }
