@@ -420,7 +420,7 @@ impl Program<'_> {
     /// `name_backward`: the chain rule, last node first.
     fn backward(&self, r: &mut Real, lower: &str, upper: &str, uses: &mut Uses) -> String {
         let mut body = String::new();
-        let mut has_layer = false;
+        let (mut has_layer, mut reads_d) = (false, false);
         let leaves = self.listing.leaves;
         let mut k = self.nodes();
         let zero = r.num(0.0);
@@ -497,11 +497,16 @@ impl Program<'_> {
                 Instruction::Custom(_) => unreachable!("custom ops are refused before emitting"),
             }
             for line in lines {
+                reads_d |= line.contains("d[") || line.contains("(d, ");
                 let _ = writeln!(body, "    {line}{}", self.label(k));
             }
         }
         let mut decls = String::from("    const real *d = buf;\n    real *g = buf + ");
         let _ = writeln!(decls, "{upper}_GRAD;\n    unsigned long k;");
+        if !reads_d && !has_layer {
+            // (No derivative here reads a value: d + d, x * 2.0.)
+            decls += "    (void)d;\n";
+        }
         if has_layer {
             let w = self.layers.iter().map(|l| l.plan.width).max().unwrap_or(0);
             let _ = writeln!(decls, "    real G[{w}];\n    unsigned long j;");
@@ -606,9 +611,13 @@ impl Program<'_> {
                  void {lower}_set_{group}(real *buf, const real *values) {{\n{}{}{}}}\n\n",
                 spans.iter().map(|s| s.len).sum::<usize>(),
                 Self::span_decls(spans),
-                self.span_loops(&format!("input_spans_{group}"), spans, |pos, at| format!(
-                    "buf[{at}] = values[{pos}];"
-                )),
+                if spans.is_empty() {
+                    "    (void)buf;\n    (void)values;\n".to_owned()
+                } else {
+                    self.span_loops(&format!("input_spans_{group}"), spans, |pos, at| {
+                        format!("buf[{at}] = values[{pos}];")
+                    })
+                },
                 if refill {
                     "    fill_panels(buf);\n"
                 } else {
@@ -637,12 +646,13 @@ impl Program<'_> {
              /* Copies the parameters' gradients ({upper}_PARAMS numbers, in order) into grads. */\n\
              void {lower}_get_grads(const real *buf, real *grads) {{\n{decls}{}{}}}\n\n\
              /* Writes the parameters ({upper}_PARAMS numbers, in order) from params. */\n\
-             void {lower}_set_params(real *buf, const real *params) {{\n{decls}{}    fill_panels(buf);\n}}\n\n",
+             void {lower}_set_params(real *buf, const real *params) {{\n{decls}{}{}    fill_panels(buf);\n}}\n\n",
             self.span_loops("param_spans", params, |pos, at| format!("params[{pos}] = buf[{at}];")),
             if params.is_empty() { "    (void)buf;\n    (void)params;\n" } else { "" },
             self.span_loops("param_spans", params, |pos, at| format!("grads[{pos}] = buf[{upper}_GRAD + {at}];")),
             if params.is_empty() { "    (void)buf;\n    (void)grads;\n" } else { "" },
             self.span_loops("param_spans", params, |pos, at| format!("buf[{at}] = params[{pos}];")),
+            if params.is_empty() { "    (void)params;\n" } else { "" },
         );
         c
     }
