@@ -16,14 +16,9 @@ use micrograd::tape::Tape;
 /// The flags every compiler gets: strict C99 (or C++), every warning an error.
 const STRICT: &[&str] = &["-O2", "-Wall", "-Wextra", "-Werror", "-pedantic"];
 
-/// A Cortex-M4 with its single-precision FPU, no hosted C library.
-const CORTEX_M4: &[&str] = &[
-    "-mcpu=cortex-m4",
-    "-mthumb",
-    "-mfloat-abi=hard",
-    "-mfpu=fpv4-sp-d16",
-    "-ffreestanding",
-];
+#[path = "../examples/common/cortex_m4.rs"]
+mod cortex_m4;
+use cortex_m4::CORTEX_M4_FLAGS;
 
 /// `MICROGRAD_ALL_COMPILERS=1` (CI sets it): a compiler that is not installed fails the
 /// test instead of being left out.
@@ -39,7 +34,10 @@ fn compilers() -> Vec<(&'static str, Vec<&'static str>)> {
         ("gcc", c99(&[])),
         ("clang", c99(&[])),
         ("g++", [&["-x", "c++"], STRICT].concat()),
-        ("arm-none-eabi-gcc", c99(CORTEX_M4)),
+        (
+            "arm-none-eabi-gcc",
+            [CORTEX_M4_FLAGS, &["-pedantic"]].concat(),
+        ),
     ];
     let installed = |cc: &str| Command::new(cc).arg("--version").output().is_ok();
     let mut found = Vec::new();
@@ -82,11 +80,39 @@ fn compile(cc: &str, flags: &[&str], source: &Path) {
     );
 }
 
-/// Writes `code` into a folder of its own and compiles it with every compiler.
-fn compiles_everywhere(code: &CCode, what: &str) {
+/// The functions of math.h the C may call (docs/codegen.md lists them): `exp` and
+/// `expf`, ...
+const MATH: [&str; 10] = [
+    "exp", "log", "log1p", "tanh", "sqrt", "sin", "cos", "pow", "fabs", "floor",
+];
+
+/// The symbols an object needs from outside (`nm -u`).
+fn undefined(nm: &str, object: &Path) -> Vec<String> {
+    let out = Command::new(nm).arg("-u").arg(object).output().unwrap();
+    (String::from_utf8_lossy(&out.stdout).lines())
+        .filter_map(|l| l.split_whitespace().last().map(str::to_owned))
+        .collect()
+}
+
+/// Writes `code` into a folder of its own and compiles it with every compiler. For the
+/// Cortex-M4, checks what the object needs from outside: math.h's functions in the
+/// code's precision (`expf` for float), and for double the soft-double helpers of
+/// libgcc (`__aeabi_dadd`, ...: the M4's FPU is single precision); no `memcpy`, no
+/// `memset`, nothing else of the C library.
+fn compiles_everywhere(code: &CCode, what: &str, precision: Precision) {
     let [_, source] = code.write_to(&folder(what)).unwrap();
     for (cc, flags) in compilers() {
         compile(cc, &flags, &source);
+        if cc == "arm-none-eabi-gcc" {
+            let object = source.with_extension("arm-none-eabi-gcc.o");
+            for symbol in undefined("arm-none-eabi-nm", &object) {
+                let ok = match precision {
+                    Precision::F32 => MATH.iter().any(|m| symbol == format!("{m}f")),
+                    _ => MATH.contains(&symbol.as_str()) || symbol.starts_with("__aeabi_"),
+                };
+                assert!(ok, "{what}: the Cortex-M4 object needs {symbol}");
+            }
+        }
     }
 }
 
@@ -161,10 +187,234 @@ fn every_generated_file_compiles_without_a_warning_on_every_compiler() {
             if let Some(params) = &params {
                 gen = gen.parameters(params);
             }
-            let code = gen.generate().unwrap();
-            compiles_everywhere(&code, &format!("{name}-{precision:?}-training"));
-            written += 1;
+            let training = gen.clone().generate().unwrap();
+            compiles_everywhere(
+                &training,
+                &format!("{name}-{precision:?}-training"),
+                precision,
+            );
+            let inference = gen.inference().generate().unwrap();
+            compiles_everywhere(
+                &inference,
+                &format!("{name}-{precision:?}-inference"),
+                precision,
+            );
+            written += 2;
         }
     }
-    assert_eq!(written, 14);
+    assert_eq!(written, 28);
+}
+
+/// A host program that runs inference C: reads the inputs (the group `group`) as the
+/// hex bits of doubles, one sample a line, and prints the outputs likewise.
+fn driver(name: &str, group: &str) -> String {
+    let up = name.to_uppercase();
+    let g = group.to_uppercase();
+    format!(
+        r#"#include <stdio.h>
+#include <string.h>
+#include "{name}.h"
+static {name}_real buf[{up}_BUFFER_LEN], in[{up}_{g}_LEN], out[{up}_OUTPUTS];
+int main(void) {{
+    unsigned long long u;
+    double x;
+    int k;
+    for (;;) {{
+        for (k = 0; k < {up}_{g}_LEN; k++) {{
+            if (scanf("%llx", &u) != 1) return 0;
+            memcpy(&x, &u, sizeof x);
+            in[k] = ({name}_real)x;
+        }}
+        {name}_set_{group}(buf, in);
+        {name}_forward(buf);
+        {name}_outputs(buf, out);
+        for (k = 0; k < {up}_OUTPUTS; k++) {{
+            x = out[k];
+            memcpy(&u, &x, sizeof u);
+            printf(" %llx", u);
+        }}
+        printf("\n");
+    }}
+}}
+"#
+    )
+}
+
+/// Compiles `code` with its driver (the host's `cc`, `micrograd::codegen::C_FLAGS`),
+/// runs it on `samples` and returns the outputs.
+fn run_on_host(code: &CCode, group: &str, samples: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    use std::io::Write;
+    let dir = folder(&format!("{}-host", code.name));
+    let [_, source] = code.write_to(&dir).unwrap();
+    let main = dir.join("main.c");
+    std::fs::write(&main, driver(&code.name, group)).unwrap();
+    let exe = dir.join(&code.name);
+    let out = Command::new("cc")
+        .args(micrograd::codegen::C_FLAGS)
+        .arg(&source)
+        .arg(&main)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-lm")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let input: String = (samples.iter())
+        .map(|s| {
+            s.iter()
+                .map(|x| format!("{:x} ", x.to_bits()))
+                .collect::<String>()
+                + "\n"
+        })
+        .collect();
+    let mut child = Command::new(&exe)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (String::from_utf8(out.stdout).unwrap().lines())
+        .map(|l| {
+            (l.split_whitespace())
+                .map(|h| f64::from_bits(u64::from_str_radix(h, 16).unwrap()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The index of the first largest number, as `loss::argmax`.
+fn class(xs: &[f64]) -> usize {
+    (0..xs.len()).fold(0, |best, i| if xs[i] > xs[best] { i } else { best })
+}
+
+#[path = "common/rng.rs"]
+mod rng;
+
+/// An iris-shaped network, MLP(4, [8, 3]) as micrograd makes it, on a tape whose outputs
+/// are its three scores; and fifty random samples (four numbers in -2 .. 2).
+fn iris() -> (Tape, Vec<Value>, Vec<Vec<f64>>) {
+    let model = MLP::new(4, &[8, 3], &mut PythonRandom::seed(42));
+    let x: Vec<Value> = (0..4).map(|_| Value::new(0.0)).collect();
+    let scores = model.forward(&x).unwrap();
+    let tape = Tape::compile_with_outputs(&scores.iter().sum(), &scores).unwrap();
+    let mut rng = rng::Rng(7);
+    let samples = (0..50)
+        .map(|_| (0..4).map(|_| 2.0 * rng.unit()).collect())
+        .collect();
+    (tape, x, samples)
+}
+
+/// The tape's outputs for each sample.
+fn tape_outputs(tape: &mut Tape, x: &[Value], samples: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    (samples.iter())
+        .map(|s| {
+            for (leaf, &v) in x.iter().zip(s) {
+                leaf.set_data(v);
+            }
+            tape.forward().unwrap();
+            tape.outputs().collect()
+        })
+        .collect()
+}
+
+// Inference in double gives the tape's scores bit for bit; in float, the same class for
+// every sample.
+#[test]
+fn inference_c_gives_the_tapes_outputs() {
+    let (mut tape, x, samples) = iris();
+    let want = tape_outputs(&mut tape, &x, &samples);
+    let code = |precision| {
+        let gen = CodeGen::new(&tape, "iris")
+            .input("x", &x)
+            .precision(precision);
+        gen.inference().generate().unwrap()
+    };
+    let f64_c = run_on_host(&code(Precision::F64), "x", &samples);
+    assert_eq!(f64_c.len(), samples.len());
+    for ((c, t), s) in f64_c.iter().zip(&want).zip(&samples) {
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(c), bits(t), "sample {s:?}: {c:?} (C) vs {t:?} (tape)");
+    }
+    let f32_c = run_on_host(&code(Precision::F32), "x", &samples);
+    assert_eq!(f32_c.len(), samples.len());
+    for ((c, t), s) in f32_c.iter().zip(&want).zip(&samples) {
+        assert_eq!(
+            class(c),
+            class(t),
+            "sample {s:?}: {c:?} (float C) vs {t:?} (tape)"
+        );
+    }
+}
+
+// Inference keeps the weights in flash and only the inputs and the activations of two
+// layers in RAM: 4 + 8 + 3 floats for iris.
+#[test]
+fn iris_inference_needs_under_256_bytes_of_ram_on_a_cortex_m4() {
+    let (tape, x, samples) = iris();
+    let code = CodeGen::new(&tape, "iris")
+        .input("x", &x)
+        .precision(Precision::F32)
+        .inference()
+        .generate()
+        .unwrap();
+    assert!(
+        code.header.contains("#define IRIS_BUFFER_LEN 15 "),
+        "{}",
+        code.header
+    );
+    if !cortex_m4::installed() {
+        assert!(!required(), "arm-none-eabi-gcc is not installed");
+        return eprintln!("note: arm-none-eabi-gcc is not installed: no image linked");
+    }
+    let dir = folder("iris-cortex-m4");
+    code.write_to(&dir).unwrap();
+    let size = cortex_m4::link(&dir, "iris", "x", &samples[0]).unwrap();
+    // the buffer (60 bytes) and the outputs (12)
+    assert!(size.ram_bytes < 256, "{size:?}");
+    assert!(size.flash_bytes > 67 * 4, "{size:?}");
+}
+
+// MNIST's 784-32-10 network: 784 inputs, 32 and 10 activations; as floats 3,304 bytes,
+// which with the ten outputs the image keeps fit in 4 KB.
+#[test]
+fn mnist_shaped_inference_needs_at_most_4_kb_of_ram_on_a_cortex_m4() {
+    let model = MLP::new(784, &[32, 10], &mut PythonRandom::seed(0));
+    let x: Vec<Value> = (0..784).map(|_| Value::new(0.0)).collect();
+    let logits = model.forward(&x).unwrap();
+    let tape = Tape::compile_with_outputs(&logits.iter().sum(), &logits).unwrap();
+    let code = CodeGen::new(&tape, "mnist")
+        .input("image", &x)
+        .precision(Precision::F32)
+        .inference()
+        .generate()
+        .unwrap();
+    assert!(
+        code.header.contains("#define MNIST_BUFFER_LEN 826 "),
+        "{}",
+        code.header
+    );
+    if !cortex_m4::installed() {
+        assert!(!required(), "arm-none-eabi-gcc is not installed");
+        return eprintln!("note: arm-none-eabi-gcc is not installed: no image linked");
+    }
+    let dir = folder("mnist-cortex-m4");
+    code.write_to(&dir).unwrap();
+    let size = cortex_m4::link(&dir, "mnist", "image", &[0.5; 784]).unwrap();
+    assert!(size.ram_bytes <= 4096, "{size:?}");
+    // the weights are in flash, once
+    let weights = 4 * model.num_parameters();
+    assert!(
+        size.flash_bytes > weights && size.flash_bytes < weights + 8192,
+        "{size:?}"
+    );
 }

@@ -41,6 +41,7 @@
 //! | `header.rs` | the C header |
 
 mod header;
+mod inference;
 mod listing;
 mod ops;
 mod plan;
@@ -96,6 +97,7 @@ pub struct CodeGen<'t> {
     inputs: Vec<(String, Vec<Value>)>,
     params: Option<Vec<Value>>,
     precision: Precision,
+    inference: bool,
 }
 
 /// The generated C: [`header`](CCode::header) for `name.h`, [`source`](CCode::source) for
@@ -121,6 +123,7 @@ impl<'t> CodeGen<'t> {
             inputs: Vec::new(),
             params: None,
             precision: Precision::F64,
+            inference: false,
         }
     }
 
@@ -144,6 +147,42 @@ impl<'t> CodeGen<'t> {
     /// `double` (the default, the tape's numbers bit for bit) or `float`.
     pub fn precision(mut self, precision: Precision) -> CodeGen<'t> {
         self.precision = precision;
+        self
+    }
+
+    /// Inference only: C that computes the tape's outputs (those named at
+    /// [`Tape::compile_with_outputs`], or its root if none were) from the inputs, and
+    /// nothing else: no gradients, no updates.
+    ///
+    /// The parameters and constants are `static const` (a microcontroller keeps them in
+    /// flash, once); the caller's buffer (`NAME_BUFFER_LEN` numbers) holds the inputs the
+    /// outputs depend on and the values of the nodes alive at once, a node's place taken
+    /// by another once nothing reads it: MNIST's 784-32-10 network needs 784 + 32 + 10
+    /// numbers. `name_set_<group>`, `name_forward` and `name_outputs` are the training
+    /// C's; there is no `init`. The numbers are the tape's, bit for bit in `double`
+    /// (see [`generate`](CodeGen::generate)).
+    ///
+    /// ```
+    /// use micrograd::codegen::{CodeGen, Precision};
+    /// use micrograd::{prelude::*, random::PythonRandom, tape::Tape};
+    /// let model = MLP::new(4, &[8, 3], &mut PythonRandom::seed(1));
+    /// let x: Vec<Value> = (0..4).map(|_| Value::new(0.0)).collect();
+    /// let logits = model.forward(&x)?;
+    /// // (The root is what training would minimise; the outputs must be under it.)
+    /// let tape = Tape::compile_with_outputs(&logits.iter().sum(), &logits)?;
+    /// let c = CodeGen::new(&tape, "iris")
+    ///     .input("x", &x)
+    ///     .precision(Precision::F32)
+    ///     .inference()
+    ///     .generate()?;
+    /// // 4 inputs, then 8 hidden values and 3 outputs
+    /// assert!(c.header.contains("#define IRIS_BUFFER_LEN 15 "));
+    /// assert!(c.source.contains("static const real weights[68]")); // 67 parameters and a 1
+    /// assert!(!c.source.contains("backward"));
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn inference(mut self) -> CodeGen<'t> {
+        self.inference = true;
         self
     }
 
@@ -189,10 +228,17 @@ impl<'t> CodeGen<'t> {
         let groups: Vec<&str> = self.inputs.iter().map(|(g, _)| g.as_str()).collect();
         let data: Vec<f64> = self.tape.leaves().iter().map(Value::data).collect();
         let program = source::Program::new(&listing, &roles, &groups, &data, self.precision);
+        let (header, source) = match self.inference {
+            true => program.inference(&self.name),
+            false => (
+                header::header(&program, &self.name),
+                program.source(&self.name),
+            ),
+        };
         Ok(CCode {
             name: self.name.clone(),
-            header: header::header(&program, &self.name),
-            source: program.source(&self.name),
+            header,
+            source,
         })
     }
 

@@ -302,7 +302,7 @@ impl<'a> Program<'a> {
 }
 
 /// A table of spans is written when there are more than this many; else one loop each.
-const SPANS_INLINE: usize = 4;
+pub(super) const SPANS_INLINE: usize = 4;
 
 /// Which kernels the forward and backward passes call (the others are not written: an
 /// unused `static` function is a warning).
@@ -330,7 +330,7 @@ impl Program<'_> {
     }
 
     /// ` /* "label" */` for a labelled node.
-    fn label(&self, k: usize) -> String {
+    pub(super) fn label(&self, k: usize) -> String {
         match self.listing.labels.iter().find(|(j, _)| *j == k) {
             Some((_, l)) => format!(" /* {:?} */", l.replace("*/", "* /").replace("/*", "/ *")),
             None => String::new(),
@@ -528,7 +528,7 @@ impl Program<'_> {
 impl Program<'_> {
     /// Loops that run `stmt(position, buffer index)` over `spans` (through the table
     /// `table` when there are many).
-    fn span_loops(
+    pub(super) fn span_loops(
         &self,
         table: &str,
         spans: &[Span],
@@ -564,7 +564,7 @@ impl Program<'_> {
     }
 
     /// The declarations [`span_loops`](Self::span_loops) needs.
-    fn span_decls(spans: &[Span]) -> &'static str {
+    pub(super) fn span_decls(spans: &[Span]) -> &'static str {
         match spans.len() {
             _ if spans.iter().all(|s| s.len == 1) && spans.len() <= SPANS_INLINE => "",
             n if n > SPANS_INLINE => "    unsigned long i;\n    const span *s;\n",
