@@ -418,3 +418,38 @@ fn mnist_shaped_inference_needs_at_most_4_kb_of_ram_on_a_cortex_m4() {
         "{size:?}"
     );
 }
+
+// Training C keeps one copy of each weight: its buffer for SGD is the nodes' values and
+// their gradients, for MNIST's 784-32-10 network at most 1.1 times the parameters and
+// their gradients (it was 1.5 times with a second copy of the layers' weights).
+#[test]
+fn training_c_for_mnist_with_sgd_needs_at_most_1_1_times_the_weights_and_gradients() {
+    let model = MLP::new(784, &[32, 10], &mut PythonRandom::seed(0));
+    let leaves = |n: usize| (0..n).map(|_| Value::new(0.0)).collect::<Vec<_>>();
+    let (x, y, scale) = (leaves(784), leaves(10), leaves(1));
+    let logits = model.forward(&x).unwrap();
+    // the softmax cross-entropy of 09_codegen: ln(sum exp(z)) - z[label], scaled
+    let picked: Value = logits.iter().zip(&y).map(|(z, y)| y * z).sum();
+    let loss = (logits.iter().map(Value::exp).sum::<Value>().ln() - picked) * &scale[0];
+    let tape = Tape::compile_with_outputs(&loss, &logits).unwrap();
+    let code = CodeGen::new(&tape, "mnist")
+        .input("image", &x)
+        .input("label", &y)
+        .input("scale", &scale)
+        .parameters(&model.parameters())
+        .precision(Precision::F32)
+        .generate()
+        .unwrap();
+    let define = |what: &str| -> usize {
+        let line = (code.header.lines())
+            .find(|l| l.starts_with(&format!("#define MNIST_{what} ")))
+            .unwrap_or_else(|| panic!("no MNIST_{what} in the header"));
+        line.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    let (params, sgd) = (define("PARAMS"), define("SGD_BUFFER_LEN"));
+    assert_eq!(params, 25_450);
+    assert!(
+        10 * sgd <= 11 * 2 * params,
+        "{sgd} numbers for SGD, {params} parameters"
+    );
+}
