@@ -453,3 +453,28 @@ fn training_c_for_mnist_with_sgd_needs_at_most_1_1_times_the_weights_and_gradien
         "{sgd} numbers for SGD, {params} parameters"
     );
 }
+
+// The tables of where an input group's numbers go were named after the group
+// (`input_spans_forward`, `spans_forward`): the model "input_spans" (or "spans") with a
+// group "forward" defined its function NAME_forward twice. They are numbered now.
+#[test]
+fn a_name_and_group_that_spell_a_table_of_the_c_compile() {
+    // tanh(x0 + w0) + tanh(x1 + w1) + ...: the inputs are every other leaf of the tape,
+    // and named in reverse, six spans (a table) in the training C and in the inference C
+    let x: Vec<Value> = (0..6).map(|_| Value::new(0.0)).collect();
+    let w: Vec<Value> = (0..6).map(|i| Value::new(i as f64)).collect();
+    let y: Value = x.iter().zip(&w).map(|(x, w)| (x + w).tanh()).sum();
+    let tape = Tape::compile(&y).unwrap();
+    let gcc = [&["-std=c99"], STRICT].concat();
+    for (name, inference) in [("input_spans", false), ("spans", true)] {
+        let reversed: Vec<Value> = x.iter().rev().cloned().collect();
+        let gen = CodeGen::new(&tape, name).input("forward", &reversed);
+        let code = match inference {
+            true => gen.inference().generate().unwrap(),
+            false => gen.generate().unwrap(),
+        };
+        assert!(code.source.contains("spans_0["), "{}", code.source);
+        let [_, source] = code.write_to(&folder(name)).unwrap();
+        compile("gcc", &gcc, &source);
+    }
+}

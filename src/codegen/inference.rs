@@ -332,35 +332,36 @@ impl Program<'_> {
             c += &r.helper_source(helper);
             c += "\n";
         }
-        for (group, (_, spans)) in self.groups.iter().zip(&groups) {
-            let mut table = String::new();
+        // (The tables are named by the group's number: a name could make `spans_<group>`
+        // one of the functions, `NAME_<suffix>`.)
+        if groups.iter().any(|(_, spans)| spans.len() > SPANS_INLINE) {
+            c += "typedef struct { unsigned long pos, at, len; } span;\n\n";
+        }
+        for (i, (group, (_, spans))) in self.groups.iter().zip(&groups).enumerate() {
             if spans.len() > SPANS_INLINE {
                 let items: Vec<String> = (spans.iter())
                     .map(|s| format!("{{{}, {}, {}}}", s.pos, s.at, s.len))
                     .collect();
                 let _ = writeln!(
-                    table,
-                    "typedef struct {{ unsigned long pos, at, len; }} span_{group};\n\
-                     static const span_{group} spans_{group}[{}] = {{\n    {}\n}};",
+                    c,
+                    "/* Where the inputs `{group}` go. */\n\
+                     static const span spans_{i}[{}] = {{\n    {}\n}};",
                     spans.len(),
                     items.join(",\n    ")
                 );
             }
             let loops = match spans.is_empty() {
                 true => "    (void)buf;\n    (void)values;\n".to_owned(),
-                false => self
-                    .span_loops(&format!("spans_{group}"), spans, |pos, at| {
-                        format!("buf[{at}] = values[{pos}];")
-                    })
-                    .replace("const span *s", &format!("const span_{group} *s")),
+                false => self.span_loops(&format!("spans_{i}"), spans, |pos, at| {
+                    format!("buf[{at}] = values[{pos}];")
+                }),
             };
-            let decls =
-                Self::span_decls(spans).replace("const span *s", &format!("const span_{group} *s"));
             let _ = write!(
                 c,
-                "{table}/* Writes the input `{group}` into the buffer (the numbers the outputs \
+                "/* Writes the input `{group}` into the buffer (the numbers the outputs \
                  need). */\n\
-                 void {name}_set_{group}(real *buf, const real *values) {{\n{decls}{loops}}}\n\n"
+                 void {name}_set_{group}(real *buf, const real *values) {{\n{}{loops}}}\n\n",
+                Self::span_decls(spans)
             );
         }
         let result = Self::at(&layout, layout.outputs[0]);

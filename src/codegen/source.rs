@@ -183,9 +183,11 @@ impl<'a> Program<'a> {
             "Where the parameters are, in order.",
             &self.params,
         );
-        for (g, s) in self.groups.iter().zip(&self.inputs) {
+        // (Named by the group's number: a name could make `input_spans_<group>` one of
+        // the functions, `NAME_<suffix>`.)
+        for (i, (g, s)) in self.groups.iter().zip(&self.inputs).enumerate() {
             spans(
-                &format!("input_spans_{g}"),
+                &format!("input_spans_{i}"),
                 &format!("Where the inputs `{g}` go."),
                 s,
             );
@@ -566,7 +568,7 @@ impl Program<'_> {
     /// The input setters, `outputs`, `get_params`, `set_params`.
     fn setup(&self, lower: &str, upper: &str) -> String {
         let mut c = String::new();
-        for (group, spans) in self.groups.iter().zip(&self.inputs) {
+        for (i, (group, spans)) in self.groups.iter().zip(&self.inputs).enumerate() {
             let _ = write!(
                 c,
                 "/* Writes the {} numbers of `{group}` into their leaves. */\n\
@@ -576,7 +578,7 @@ impl Program<'_> {
                 if spans.is_empty() {
                     "    (void)buf;\n    (void)values;\n".to_owned()
                 } else {
-                    self.span_loops(&format!("input_spans_{group}"), spans, |pos, at| {
+                    self.span_loops(&format!("input_spans_{i}"), spans, |pos, at| {
                         format!("buf[{at}] = values[{pos}];")
                     })
                 },
