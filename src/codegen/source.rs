@@ -611,7 +611,7 @@ impl Program<'_> {
             self.span_loops("param_spans", params, |pos, at| format!("grads[{pos}] = buf[{upper}_GRAD + {at}];")),
             if params.is_empty() { "    (void)buf;\n    (void)grads;\n" } else { "" },
             self.span_loops("param_spans", params, |pos, at| format!("buf[{at}] = params[{pos}];")),
-            if params.is_empty() { "    (void)params;\n" } else { "" },
+            if params.is_empty() { "    (void)buf;\n    (void)params;\n" } else { "" },
         );
         c
     }
