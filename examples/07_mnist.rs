@@ -86,14 +86,7 @@ fn run() -> common::Result {
     common::finish(args, USAGE)?;
 
     let (mut train, test) = mnist::load(&dir, t.holdout)?;
-    if let Some(n) = limit {
-        if n > train.len() {
-            let len = train.len();
-            return Err(format!("--limit {n}: there are only {len} training images").into());
-        }
-        train.inputs.truncate(n);
-        train.labels.truncate(n);
-    }
+    mnist::limit(&mut train, limit)?;
 
     let mut rng = StdRng::seed_from_u64(t.seed);
     let model = MLP::new(784, &[32, 10], &mut rng);

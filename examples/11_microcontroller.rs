@@ -28,9 +28,10 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
+use common::c_output::COutput;
 use common::classify::{self, MnistRun};
 use common::classify_tape::ImageTape;
 use common::{cortex_m4, mnist};
@@ -95,32 +96,13 @@ fn run() -> common::Result {
         limit,
         training: t,
     } = MnistRun::from_args(&mut args, Some(2000), common::all_cores())?;
-    let out: PathBuf = args
-        .opt_value_from_str("--out")?
-        .unwrap_or_else(|| PathBuf::from("target/11_microcontroller"));
-    let precision = match args
-        .opt_value_from_str::<_, String>("--precision")?
-        .as_deref()
-    {
-        None | Some("f32") => Precision::F32,
-        Some("f64") => Precision::F64,
-        Some(other) => return Err(format!("--precision {other:?}: expected f32 or f64").into()),
-    };
-    let cc: String = args
-        .opt_value_from_str("--cc")?
-        .unwrap_or_else(|| "cc".to_owned());
+    let COutput { out, precision, cc } =
+        COutput::from_args(&mut args, "target/11_microcontroller", Precision::F32)?;
     common::finish(args, USAGE)?;
 
     // Training, as 07_mnist (through the tape).
     let (mut train, test) = mnist::load(&dir, t.holdout)?;
-    if let Some(n) = limit {
-        if n > train.len() {
-            let len = train.len();
-            return Err(format!("--limit {n}: there are only {len} training images").into());
-        }
-        train.inputs.truncate(n);
-        train.labels.truncate(n);
-    }
+    mnist::limit(&mut train, limit)?;
     let mut rng = StdRng::seed_from_u64(t.seed);
     let model = MLP::new(784, &[32, 10], &mut rng);
     classify::scale_initial_weights(&model);

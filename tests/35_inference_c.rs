@@ -18,7 +18,7 @@ const STRICT: &[&str] = &["-O2", "-Wall", "-Wextra", "-Werror", "-pedantic"];
 
 #[path = "../examples/common/cortex_m4.rs"]
 mod cortex_m4;
-use cortex_m4::CORTEX_M4_FLAGS;
+use cortex_m4::ImageSize;
 
 /// `MICROGRAD_ALL_COMPILERS=1` (CI sets it): a compiler that is not installed fails the
 /// test instead of being left out.
@@ -36,7 +36,7 @@ fn compilers() -> Vec<(&'static str, Vec<&'static str>)> {
         ("g++", [&["-x", "c++"], STRICT].concat()),
         (
             "arm-none-eabi-gcc",
-            [CORTEX_M4_FLAGS, &["-pedantic"]].concat(),
+            [cortex_m4::CORTEX_M4, &c99(&[])].concat(),
         ),
     ];
     let installed = |cc: &str| Command::new(cc).arg("--version").output().is_ok();
@@ -356,6 +356,20 @@ fn inference_c_gives_the_tapes_outputs() {
     }
 }
 
+/// Links `code` (inference C) into a Cortex-M4 image that runs it on `sample` (the input
+/// group `group`) and measures it; `None` if arm-none-eabi-gcc is not installed (and not
+/// [`required`]).
+fn image(code: &CCode, group: &str, sample: &[f64]) -> Option<ImageSize> {
+    if !cortex_m4::installed() {
+        assert!(!required(), "arm-none-eabi-gcc is not installed");
+        eprintln!("note: arm-none-eabi-gcc is not installed: no image linked");
+        return None;
+    }
+    let dir = folder(&format!("{}-cortex-m4", code.name));
+    code.write_to(&dir).unwrap();
+    Some(cortex_m4::link(&dir, &code.name, group, sample).unwrap())
+}
+
 // Inference keeps the weights in flash and only the inputs and the activations of two
 // layers in RAM: 4 + 8 + 3 floats for iris.
 #[test]
@@ -372,13 +386,9 @@ fn iris_inference_needs_under_256_bytes_of_ram_on_a_cortex_m4() {
         "{}",
         code.header
     );
-    if !cortex_m4::installed() {
-        assert!(!required(), "arm-none-eabi-gcc is not installed");
-        return eprintln!("note: arm-none-eabi-gcc is not installed: no image linked");
-    }
-    let dir = folder("iris-cortex-m4");
-    code.write_to(&dir).unwrap();
-    let size = cortex_m4::link(&dir, "iris", "x", &samples[0]).unwrap();
+    let Some(size) = image(&code, "x", &samples[0]) else {
+        return;
+    };
     // the buffer (60 bytes) and the outputs (12)
     assert!(size.ram_bytes < 256, "{size:?}");
     assert!(size.flash_bytes > 67 * 4, "{size:?}");
@@ -403,13 +413,9 @@ fn mnist_shaped_inference_needs_at_most_4_kb_of_ram_on_a_cortex_m4() {
         "{}",
         code.header
     );
-    if !cortex_m4::installed() {
-        assert!(!required(), "arm-none-eabi-gcc is not installed");
-        return eprintln!("note: arm-none-eabi-gcc is not installed: no image linked");
-    }
-    let dir = folder("mnist-cortex-m4");
-    code.write_to(&dir).unwrap();
-    let size = cortex_m4::link(&dir, "mnist", "image", &[0.5; 784]).unwrap();
+    let Some(size) = image(&code, "image", &[0.5; 784]) else {
+        return;
+    };
     assert!(size.ram_bytes <= 4096, "{size:?}");
     // the weights are in flash, once
     let weights = 4 * model.num_parameters();

@@ -4,7 +4,7 @@
 //! the model on one sample kept in flash and stores the outputs in `out`.
 //!
 //! Shared by `11_microcontroller` (MNIST) and lesson 35 (iris), which includes this file
-//! with `#[path]`: it uses nothing but `std`.
+//! with `#[path]`: it uses nothing but `std` and `micrograd`.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -13,21 +13,20 @@ use std::process::Command;
 /// The compiler for the image.
 pub const ARM_GCC: &str = "arm-none-eabi-gcc";
 
-/// A Cortex-M4 with its single-precision FPU, and no hosted C library: the flags the
-/// generated C is compiled with for the image.
-pub const CORTEX_M4_FLAGS: &[&str] = &[
+/// A Cortex-M4 with its single-precision FPU, and no hosted C library.
+pub const CORTEX_M4: &[&str] = &[
     "-mcpu=cortex-m4",
     "-mthumb",
     "-mfloat-abi=hard",
     "-mfpu=fpv4-sp-d16",
     "-ffreestanding",
-    "-std=c99",
-    "-O2",
-    "-ffp-contract=off",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
 ];
+
+/// The flags the generated C is compiled with for the image: [`CORTEX_M4`] and
+/// `micrograd::codegen::C_FLAGS`.
+pub fn flags() -> Vec<&'static str> {
+    [CORTEX_M4, micrograd::codegen::C_FLAGS].concat()
+}
 
 /// The memory map of a typical Cortex-M4 part (1 MB of flash, 128 KB of RAM at the
 /// usual addresses): the image's sections land where a device has them.
@@ -118,7 +117,7 @@ pub fn link(dir: &Path, name: &str, group: &str, sample: &[f64]) -> Result<Image
         .and_then(|()| std::fs::write(&script, LINKER_SCRIPT))
         .map_err(|e| format!("cannot write into {}: {e}", dir.display()))?;
     let out = Command::new(ARM_GCC)
-        .args(CORTEX_M4_FLAGS)
+        .args(flags())
         .args(["-nostdlib", "-T"])
         .arg(&script)
         .arg(dir.join(format!("{name}.c")))

@@ -80,3 +80,17 @@ fn read_set((images, labels): &(PathBuf, PathBuf)) -> Result<Dataset> {
     super::classify::check_digit_labels(&data, labels)?;
     Ok(data)
 }
+
+/// Keeps only the first `limit` images of `train` (`--limit N`; all of them for `None`);
+/// an error if there are fewer.
+pub fn limit(train: &mut Dataset, limit: Option<usize>) -> Result {
+    if let Some(n) = limit {
+        if n > train.len() {
+            let len = train.len();
+            return Err(format!("--limit {n}: there are only {len} training images").into());
+        }
+        train.inputs.truncate(n);
+        train.labels.truncate(n);
+    }
+    Ok(())
+}

@@ -7,6 +7,7 @@
 use std::error::Error;
 use std::process::ExitCode;
 
+pub mod c_output;
 pub mod classify;
 pub mod classify_tape;
 pub mod cortex_m4;
