@@ -116,15 +116,19 @@ fn compiles_everywhere(code: &CCode, what: &str, precision: Precision) {
     }
 }
 
-/// Graphs at the edges of what the generator takes: no parameters, no inputs, an empty
-/// input group, a leaf that needs no gradient, only constants, a capitalised name; and a
-/// model of every helper (layers of 16, sigmoid, powi, abs).
-fn odd_models() -> Vec<(
+/// A graph to write as C: its name, its tape, its input groups and, if named, its
+/// parameters.
+type Model = (
     &'static str,
     Tape,
     Vec<(&'static str, Vec<Value>)>,
     Option<Vec<Value>>,
-)> {
+);
+
+/// Graphs at the edges of what the generator takes: no parameters, no inputs, an empty
+/// input group, a leaf that needs no gradient, only constants, a capitalised name; and a
+/// model of every helper (layers of 16, sigmoid, powi, abs).
+fn odd_models() -> Vec<Model> {
     let x = Value::new(0.5);
     let w = Value::new(-0.25);
     let frozen = Value::new(3.0).no_grad();
