@@ -488,3 +488,24 @@ fn a_name_and_group_that_spell_a_table_of_the_c_compile() {
         compile("gcc", &gcc, &source);
     }
 }
+
+// Training C refuses a parameter that needs no gradient (it cannot train it); inference
+// C trains nothing, so a model whose parameters were frozen with no_grad is written.
+#[test]
+fn inference_takes_frozen_parameters() {
+    let model = MLP::new(2, &[3, 1], &mut PythonRandom::seed(5));
+    let x: Vec<Value> = (0..2).map(|_| Value::new(0.0)).collect();
+    let y = model.forward(&x).unwrap().remove(0);
+    let params: Vec<Value> = model.parameters().into_iter().map(Value::no_grad).collect();
+    let tape = Tape::compile(&y).unwrap();
+    let gen = CodeGen::new(&tape, "frozen")
+        .input("x", &x)
+        .parameters(&params);
+    assert!(gen.clone().generate().is_err());
+    let code = gen.inference().generate().unwrap();
+    assert!(
+        code.header.contains("#define FROZEN_WEIGHTS 14 "),
+        "{}",
+        code.header
+    );
+}

@@ -202,7 +202,7 @@ impl<'t> CodeGen<'t> {
     ///   `dot` nor `layer` and digits, its helpers' prefixes; no input group `params`), a
     ///   leaf is named twice
     ///   (in two groups, or as an input and a parameter), or a parameter needs no
-    ///   gradient ([`Value::no_grad`]).
+    ///   gradient ([`Value::no_grad`]) in training C.
     ///
     /// ```
     /// use micrograd::codegen::CodeGen;
@@ -303,7 +303,8 @@ impl<'t> CodeGen<'t> {
         match &self.params {
             Some(params) => {
                 for (pos, v) in params.iter().enumerate() {
-                    if !v.requires_grad() {
+                    // (Inference trains nothing: a frozen parameter is one more constant.)
+                    if !v.requires_grad() && !self.inference {
                         return Err(Error::InvalidInput(format!(
                             "parameter {pos}{} needs no gradient (Value::no_grad), so it cannot \
                              be trained: leave it out of the parameters",
