@@ -29,6 +29,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::c_output::COutput;
 use common::classify::{self, MnistRun};
 use common::classify_tape::image_loss;
 use micrograd::codegen::{CodeGen, Precision, C_FLAGS};
@@ -65,20 +66,8 @@ fn run() -> common::Result {
         limit,
         training: t,
     } = MnistRun::from_args(&mut args, Some(2000), 1)?;
-    let out: PathBuf = args
-        .opt_value_from_str("--out")?
-        .unwrap_or_else(|| PathBuf::from("target/09_codegen"));
-    let precision = match args
-        .opt_value_from_str::<_, String>("--precision")?
-        .as_deref()
-    {
-        None | Some("f64") => Precision::F64,
-        Some("f32") => Precision::F32,
-        Some(other) => return Err(format!("--precision {other:?}: expected f64 or f32").into()),
-    };
-    let cc: String = args
-        .opt_value_from_str("--cc")?
-        .unwrap_or_else(|| "cc".to_owned());
+    let COutput { out, precision, cc } =
+        COutput::from_args(&mut args, "target/09_codegen", Precision::F64)?;
     common::finish(args, USAGE)?;
     let holdout = t.holdout.unwrap_or(2000);
 

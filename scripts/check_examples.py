@@ -14,6 +14,10 @@
   (through the tape, its default) 92% on the last 2,000 images of MNIST's test set;
   both print the same `final` line with `--threads 1` and `--threads 2` (a short run),
   and the time `.. µs per sample-step`.
+- With ../shared/data present, 11_microcontroller (a short run) trains MNIST, runs its
+  inference C on every held-out image (same classes as the tape, or it fails) and, when
+  arm-none-eabi-gcc is installed, prints the Cortex-M4 image's `ram_bytes` (at most
+  4,096) and `flash_bytes`.
 
 Usage: python3 scripts/check_examples.py   (after `cargo build --release --examples`)
 """
@@ -130,6 +134,8 @@ def bad_inputs():
         ("07_mnist", ["--data", empty_dir], "empty"),
         ("07_mnist", ["--data", empty_dir, "--holdout", "x"], "--holdout"),
         ("07_mnist", ["--data", letters, "--holdout", "1"], "label 10 of sample 0"),
+        ("11_microcontroller", ["--data", empty_dir], "empty"),
+        ("11_microcontroller", ["--precision", "f16"], "--precision"),
         ("03_moons", ["--engine", "fast"], "--engine"),
         ("04_lecture_backprop", ["--h", "0"], "--h"),
         ("04_lecture_backprop", ["--dot", os.path.join(tmp, "no", "such", "dir.dot")], "does not exist"),
@@ -143,7 +149,7 @@ def bad_inputs():
 
 
 EXAMPLES = ["01_value", "02_trace_graph", "03_moons", "05_adam_toy", "06_digits",
-            "07_mnist", "08_lecture", "09_codegen"]
+            "07_mnist", "08_lecture", "09_codegen", "11_microcontroller"]
 
 
 def help_texts():
@@ -223,6 +229,34 @@ def codegen():
           f"09_codegen --precision f16: exit 1 with a clear message ({err.strip()[:160]!r})")
 
 
+def microcontroller():
+    """11_microcontroller trains MNIST's 784-32-10 network (a quick run: one epoch on
+    1,000 images), writes its inference C, runs it on the host against the tape (the
+    example fails if they disagree) and links a Cortex-M4 image within 4 KB of RAM."""
+    data = os.path.join(SHARED, "data", "mnist")
+    if not os.path.isdir(data):
+        print("skip 11_microcontroller: no ../shared/data/mnist")
+        return
+    out = tempfile.mkdtemp()
+    for precision in ["f32", "f64"]:
+        name = f"11_microcontroller --precision {precision}"
+        code, text, err = run("11_microcontroller", "--data", data, "--holdout", "500",
+                              "--limit", "1000", "--epochs", "1", "--precision", precision,
+                              "--out", out)
+        check(code == 0, f"{name} exits 0 ({err.strip()[-300:]})")
+        m = final_line(name, text)
+        check(m is not None and float(m.group(4)) >= 50.0, f"{name}: the C classifies (>= 50%)")
+        size = re.search(r"^cortex-m4 ram_bytes=(\d+) flash_bytes=(\d+)$", text, re.M)
+        if subprocess.run(["sh", "-c", "command -v arm-none-eabi-gcc"],
+                          capture_output=True).returncode == 0:
+            limit = 4096 if precision == "f32" else 8192
+            check(size is not None and int(size.group(1)) <= limit,
+                  f"{name}: a Cortex-M4 image in {limit} bytes of RAM ({size and size.group(0)})")
+        else:
+            print(f"skip the Cortex-M4 image of {name}: no arm-none-eabi-gcc")
+    check(os.path.exists(os.path.join(out, "mnist_infer.h")), "11_microcontroller writes mnist_infer.h")
+
+
 def batch_above_the_training_set():
     """A --batch-size above the number of training images makes each batch the whole
     training set: the summary line names the batch each step had, not the flag's number
@@ -256,6 +290,7 @@ digits()
 mnist()
 same_on_any_threads()
 codegen()
+microcontroller()
 batch_above_the_training_set()
 print(f"{len(failures)} failed" if failures else "every example check passed")
 sys.exit(1 if failures else 0)

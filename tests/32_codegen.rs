@@ -773,3 +773,58 @@ fn the_code_grows_with_the_instructions_not_with_the_nodes() -> Result<(), Error
     assert!(code_lines(1000)? < 450);
     Ok(())
 }
+
+// The header and the source name the functions alike, whatever the case of the name:
+// "MyNet" gives MyNet_forward in both (the source said mynet_forward: undefined at
+// link time).
+#[test]
+fn a_name_with_capitals_links() {
+    let (x, w) = (Value::new(0.5), Value::new(-0.25));
+    let tape = Tape::compile(&(&w * &x)).unwrap();
+    let code = CodeGen::new(&tape, "MyNet")
+        .input("x", std::slice::from_ref(&x))
+        .generate()
+        .unwrap();
+    let got = run(
+        &build(&code, &["x"], "cc", C_FLAGS),
+        &format!("i{}\nf\n", hex(&[2.0])),
+    );
+    assert_eq!(got[0][0], -0.5);
+}
+
+// Names the C cannot take are refused, the error saying which names work: "_" gave
+// `typedef double __real;` (reserved), "dot" and "layer16" functions named as the C's
+// own helpers, an input group "params" a second `NAME_set_params`.
+#[test]
+fn names_the_c_cannot_take_are_refused_with_the_names_that_work() {
+    let (x, w) = (Value::new(0.5), Value::new(-0.25));
+    let tape = Tape::compile(&(&w * &x)).unwrap();
+    for name in [
+        "_", "_x", "x_", "a__b", "dot", "layer16", "9lives", "my-net", "",
+    ] {
+        let err = CodeGen::new(&tape, name).generate().unwrap_err();
+        assert!(matches!(err, Error::InvalidInput(_)), "{name:?}: {err}");
+        assert!(err.to_string().contains("single `_`"), "{name:?}: {err}");
+    }
+    for name in ["dots", "layer", "layer16x", "MyNet", "iris_2", "x"] {
+        assert!(CodeGen::new(&tape, name).generate().is_ok(), "{name:?}");
+    }
+    let err = CodeGen::new(&tape, "m")
+        .input("params", std::slice::from_ref(&x))
+        .generate()
+        .unwrap_err();
+    assert!(err.to_string().contains("NAME_set_params"), "{err}");
+}
+
+#[test]
+fn write_to_creates_its_folder() {
+    let x = Value::new(0.5);
+    let code = CodeGen::new(&Tape::compile(&(&x * 2.0)).unwrap(), "twice")
+        .generate()
+        .unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("32_codegen-new/a/b");
+    std::fs::remove_dir_all(dir.parent().unwrap().parent().unwrap()).ok();
+    let [header, source] = code.write_to(&dir).unwrap();
+    assert_eq!(std::fs::read_to_string(header).unwrap(), code.header);
+    assert_eq!(std::fs::read_to_string(source).unwrap(), code.source);
+}

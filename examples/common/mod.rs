@@ -7,8 +7,11 @@
 use std::error::Error;
 use std::process::ExitCode;
 
+pub mod c_output;
 pub mod classify;
 pub mod classify_tape;
+pub mod cortex_m4;
+pub mod mnist;
 
 /// The error type of an example's `run()`: any error, shown with its `Display` text.
 pub type Result<T = ()> = std::result::Result<T, Box<dyn Error>>;

@@ -32,7 +32,6 @@ pub(super) fn header(p: &Program, name: &str) -> String {
          *   buf[{upper}_GRAD + k]               d root / d node k (parameters: summed since\n \
          *                                        the last update; inputs and constants: not\n \
          *                                        computed)\n \
-         *   buf[{upper}_PANELS ...]             the layers' weights, term by term\n \
          *   buf[{upper}_ADAM_M + i], _ADAM_V + i  Adam's moments of parameter i; _ADAM_T: steps\n \
          *\n \
          * The leaves (node index: what):\n"
@@ -49,7 +48,6 @@ pub(super) fn header(p: &Program, name: &str) -> String {
          #define {upper}_NODES {} /* nodes: values at buf[0 .. {upper}_NODES) */\n\
          #define {upper}_ROOT {} /* the root (what forward returns) */\n\
          #define {upper}_GRAD {} /* gradients: buf[{upper}_GRAD + k] for node k */\n\
-         #define {upper}_PANELS {}\n\
          #define {upper}_SGD_BUFFER_LEN {} /* enough for init_sgd and sgd */\n\
          #define {upper}_ADAM_M {}\n\
          #define {upper}_ADAM_V {}\n\
@@ -60,7 +58,6 @@ pub(super) fn header(p: &Program, name: &str) -> String {
         at.nodes,
         p.root(),
         at.grad,
-        at.panels,
         at.sgd_len,
         at.adam_m,
         at.adam_v,

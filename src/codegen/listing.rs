@@ -32,16 +32,13 @@ pub(crate) struct Terms {
     pub(crate) len: usize,
 }
 
-/// Sums computed as one layer: nodes `first..first + width`, weights copied term by term
-/// into a panel (term `t` of sum `j` at `panel + t * width + j`).
+/// Sums computed as one layer: nodes `first..first + width`, over the same inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct LayerPlan {
     /// The first of the sums.
     pub(crate) first: usize,
     /// How many sums.
     pub(crate) width: usize,
-    /// Where its weights start in the panels.
-    pub(crate) panel: usize,
 }
 
 /// The whole program, as [`Program::listing`] gives it.
@@ -55,8 +52,6 @@ pub(crate) struct Listing {
     pub(crate) runs: Vec<Terms>,
     /// The layers, in order.
     pub(crate) layers: Vec<LayerPlan>,
-    /// How many numbers the panels hold.
-    pub(crate) panel_len: usize,
     /// The outputs named at compile time (node indices).
     pub(crate) outputs: Vec<usize>,
     /// The labelled nodes and their labels.
@@ -96,7 +91,6 @@ impl Program {
             .map(|l| LayerPlan {
                 first: l.first as usize,
                 width: l.width as usize,
-                panel: l.panel as usize,
             })
             .collect();
         Listing {
@@ -104,7 +98,6 @@ impl Program {
             inner,
             runs,
             layers,
-            panel_len: self.gather.len(),
             outputs: self.outputs.iter().map(|&k| k as usize).collect(),
             labels: (self.labels.iter())
                 .map(|(k, l)| (*k as usize, l.to_string()))

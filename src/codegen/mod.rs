@@ -4,7 +4,10 @@
 //! layout of one buffer of numbers) and a source file (`name.c`: forward, backward, the
 //! SGD and Adam updates, and the parameters' values when the C was generated). The
 //! caller owns the buffer (`static double buf[NAME_BUFFER_LEN];`: no `malloc`), and the C
-//! needs nothing of the C library beyond `math.h`.
+//! needs nothing of the C library beyond `math.h`. [`CodeGen::inference`] writes the
+//! forward pass of the outputs alone instead, its weights `const` (in a
+//! microcontroller's flash) and its buffer only the inputs and the activations alive at
+//! once: a trained MNIST network in 3.3 KB of RAM.
 //!
 //! The code grows with the tape's instructions, not with its nodes: a `sum` is one line
 //! whose loops read a table of runs, a layer of a network one call, so MNIST's
@@ -38,9 +41,11 @@
 //! | `plan.rs` | each leaf's role, which nodes need gradients, the buffer's layout |
 //! | `ops.rs` | every op's formulas as C |
 //! | `source.rs` | the C source: forward, backward, updates |
+//! | `inference.rs` | the inference C ([`CodeGen::inference`]): its header and source |
 //! | `header.rs` | the C header |
 
 mod header;
+mod inference;
 mod listing;
 mod ops;
 mod plan;
@@ -96,6 +101,7 @@ pub struct CodeGen<'t> {
     inputs: Vec<(String, Vec<Value>)>,
     params: Option<Vec<Value>>,
     precision: Precision,
+    inference: bool,
 }
 
 /// The generated C: [`header`](CCode::header) for `name.h`, [`source`](CCode::source) for
@@ -112,7 +118,8 @@ pub struct CCode {
 
 impl<'t> CodeGen<'t> {
     /// C for `tape`, with files `name.h` and `name.c` and functions `name_forward`, ...:
-    /// `name` must be a C identifier (checked by [`generate`](CodeGen::generate)).
+    /// `name` must be a name the C can take, capitals allowed (checked by
+    /// [`generate`](CodeGen::generate)).
     pub fn new(tape: &'t Tape, name: &str) -> CodeGen<'t> {
         CodeGen {
             tape,
@@ -120,6 +127,7 @@ impl<'t> CodeGen<'t> {
             inputs: Vec::new(),
             params: None,
             precision: Precision::F64,
+            inference: false,
         }
     }
 
@@ -146,6 +154,42 @@ impl<'t> CodeGen<'t> {
         self
     }
 
+    /// Inference only: C that computes the tape's outputs (those named at
+    /// [`Tape::compile_with_outputs`], or its root if none were) from the inputs, and
+    /// nothing else: no gradients, no updates.
+    ///
+    /// The parameters and constants are `static const` (a microcontroller keeps them in
+    /// flash, once); the caller's buffer (`NAME_BUFFER_LEN` numbers) holds the inputs the
+    /// outputs depend on and the values of the nodes alive at once, a node's place taken
+    /// by another once nothing reads it: MNIST's 784-32-10 network needs 784 + 32 + 10
+    /// numbers. `name_set_<group>`, `name_forward` and `name_outputs` are the training
+    /// C's; there is no `init`. The numbers are the tape's, bit for bit in `double`
+    /// (see [`generate`](CodeGen::generate)).
+    ///
+    /// ```
+    /// use micrograd::codegen::{CodeGen, Precision};
+    /// use micrograd::{prelude::*, random::PythonRandom, tape::Tape};
+    /// let model = MLP::new(4, &[8, 3], &mut PythonRandom::seed(1));
+    /// let x: Vec<Value> = (0..4).map(|_| Value::new(0.0)).collect();
+    /// let logits = model.forward(&x)?;
+    /// // (The root is what training would minimise; the outputs must be under it.)
+    /// let tape = Tape::compile_with_outputs(&logits.iter().sum(), &logits)?;
+    /// let c = CodeGen::new(&tape, "iris")
+    ///     .input("x", &x)
+    ///     .precision(Precision::F32)
+    ///     .inference()
+    ///     .generate()?;
+    /// // 4 inputs, then 8 hidden values and 3 outputs
+    /// assert!(c.header.contains("#define IRIS_BUFFER_LEN 15 "));
+    /// assert!(c.source.contains("static const real weights[68]")); // 67 parameters and a 1
+    /// assert!(!c.source.contains("backward"));
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn inference(mut self) -> CodeGen<'t> {
+        self.inference = true;
+        self
+    }
+
     /// Writes the header and the source.
     ///
     /// # Errors
@@ -153,9 +197,12 @@ impl<'t> CodeGen<'t> {
     /// - [`Error::CannotEmit`] if the tape has a custom op ([`Value::custom`]): its
     ///   closures are Rust;
     /// - [`Error::NotOnTape`] if an input or parameter is not a leaf of the tape;
-    /// - [`Error::InvalidInput`] if a name is not a C identifier, a leaf is named twice
+    /// - [`Error::InvalidInput`] if a name is not one the C can take (ASCII letters and
+    ///   digits, starting with a letter, in words joined by single `_`; the C's name not
+    ///   `dot` nor `layer` and digits, its helpers' prefixes; no input group `params`), a
+    ///   leaf is named twice
     ///   (in two groups, or as an input and a parameter), or a parameter needs no
-    ///   gradient ([`Value::no_grad`]).
+    ///   gradient ([`Value::no_grad`]) in training C.
     ///
     /// ```
     /// use micrograd::codegen::CodeGen;
@@ -180,15 +227,22 @@ impl<'t> CodeGen<'t> {
                 });
             }
         }
-        identifier("the C name", &self.name)?;
+        c_name(&self.name)?;
         let roles = self.roles()?;
         let groups: Vec<&str> = self.inputs.iter().map(|(g, _)| g.as_str()).collect();
         let data: Vec<f64> = self.tape.leaves().iter().map(Value::data).collect();
         let program = source::Program::new(&listing, &roles, &groups, &data, self.precision);
+        let (header, source) = match self.inference {
+            true => program.inference(&self.name),
+            false => (
+                header::header(&program, &self.name),
+                program.source(&self.name),
+            ),
+        };
         Ok(CCode {
             name: self.name.clone(),
-            header: header::header(&program, &self.name),
-            source: program.source(&self.name),
+            header,
+            source,
         })
     }
 
@@ -222,6 +276,14 @@ impl<'t> CodeGen<'t> {
             identifier("an input group's name", name)?;
             // (Its length is `NAME_<GROUP>_LEN` in the header.)
             let upper = name.to_uppercase();
+            if name == "params" {
+                return Err(Error::InvalidInput(
+                    "input group \"params\": its setter would be NAME_set_params, the \
+                     parameters' setter; any other name of letters and digits in words joined \
+                     by single `_` works"
+                        .to_owned(),
+                ));
+            }
             let clash = ["SGD_BUFFER", "BUFFER"].contains(&upper.as_str())
                 || self.inputs[..group]
                     .iter()
@@ -241,7 +303,8 @@ impl<'t> CodeGen<'t> {
         match &self.params {
             Some(params) => {
                 for (pos, v) in params.iter().enumerate() {
-                    if !v.requires_grad() {
+                    // (Inference trains nothing: a frozen parameter is one more constant.)
+                    if !v.requires_grad() && !self.inference {
                         return Err(Error::InvalidInput(format!(
                             "parameter {pos}{} needs no gradient (Value::no_grad), so it cannot \
                              be trained: leave it out of the parameters",
@@ -272,40 +335,70 @@ impl<'t> CodeGen<'t> {
 }
 
 impl CCode {
-    /// Writes `name.h` and `name.c` into the folder `dir` (which must exist); returns
-    /// their paths.
+    /// Writes `name.h` and `name.c` into the folder `dir`, creating it (and its parents)
+    /// if needed; returns their paths. Each file is written beside its place and renamed
+    /// over it, so that a crash leaves the old file or the new one, never half of one.
     ///
     /// # Errors
     ///
-    /// [`Error::Write`] naming the file that could not be written.
+    /// [`Error::Write`] naming the folder or the file that could not be written.
+    ///
+    /// ```
+    /// # use micrograd::{codegen::CodeGen, tape::Tape, Value};
+    /// let x = Value::new(1.0);
+    /// let code = CodeGen::new(&Tape::compile(&(&x * 2.0))?, "twice").generate()?;
+    /// let dir = std::env::temp_dir().join(format!("write_to-{}/c", std::process::id()));
+    /// let [h, c] = code.write_to(&dir)?;
+    /// assert!(h.ends_with("twice.h") && c.is_file());
+    /// # std::fs::remove_dir_all(dir.parent().unwrap()).ok();
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
     pub fn write_to(&self, dir: &Path) -> Result<[PathBuf; 2], Error> {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Write {
+            path: dir.to_path_buf(),
+            source,
+        })?;
         let write = |ext: &str, text: &str| {
             let path = dir.join(format!("{}.{ext}", self.name));
-            std::fs::write(&path, text).map_err(|source| Error::Write {
-                path: path.clone(),
-                source,
-            })?;
-            Ok(path)
+            crate::nn::atomic::write_atomically(&path, |out| out.write_all(text.as_bytes()))?;
+            Ok::<_, Error>(path)
         };
         Ok([write("h", &self.header)?, write("c", &self.source)?])
     }
 }
 
-/// Checks that `name` is a C identifier (letters, digits, `_`, not starting with a
-/// digit) that no C keyword or reserved name clashes with.
+/// Checks that `name` is one the C can take: letters and digits in words joined by
+/// single underscores (`mnist`, `MyNet`, `iris_2`), so that `NAME_forward`,
+/// `NAME_real` and `NAME_H` are identifiers no C or C++ compiler reserves (none starts
+/// with `_` or holds `__`). `what` says which name it is, for the error.
 fn identifier(what: &str, name: &str) -> Result<(), Error> {
-    let mut chars = name.chars();
-    let starts = chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
-    let ok = starts && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if ok && !name.starts_with("__") {
+    let word = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_alphanumeric());
+    if name.split('_').all(word) && name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return Ok(());
     }
     Err(Error::InvalidInput(format!(
-        "{what} {name:?} is not a C identifier: use letters, digits and `_`, starting with \
-         a letter (it names the C's files and functions)"
+        "{what} {name:?} is not a C identifier the generated C can take: use ASCII letters and digits, starting with a \
+         letter, in words joined by single `_` (`mnist`, `MyNet`, `iris_2`; not `_x`, `x_`, \
+         `a__b`, `my-net`)"
     )))
+}
+
+/// Checks that the C's name is an [`identifier`] whose functions are not the C's own
+/// helpers: `NAME_backward` would be the helper `dot_backward` for `dot`, and
+/// `layer16_backward` for `layer16`.
+fn c_name(name: &str) -> Result<(), Error> {
+    identifier("the C name", name)?;
+    let layer = name
+        .strip_prefix("layer")
+        .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()));
+    if name == "dot" || layer {
+        return Err(Error::InvalidInput(format!(
+            "the C name {name:?} would give functions the names of the C's own helpers \
+             (`dot`, `dot_backward`, `layer16`, `layer16_backward`, ...): any other name \
+             of letters and digits in words joined by single `_` works"
+        )));
+    }
+    Ok(())
 }
 
 /// Runs the example of `docs/codegen.md` as a doctest, so the guide stays correct.

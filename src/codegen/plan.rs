@@ -113,8 +113,6 @@ pub(super) struct Offsets {
     pub(super) nodes: usize,
     /// Gradients: `grad + k` for node `k`.
     pub(super) grad: usize,
-    /// The layers' weights, term by term.
-    pub(super) panels: usize,
     /// What `sgd` needs: everything before Adam's state.
     pub(super) sgd_len: usize,
     /// Adam's first moments, one per parameter (by position).
@@ -128,14 +126,12 @@ pub(super) struct Offsets {
 }
 
 impl Offsets {
-    pub(super) fn new(nodes: usize, panel_len: usize, params: usize) -> Offsets {
+    pub(super) fn new(nodes: usize, params: usize) -> Offsets {
         let grad = nodes + 1;
-        let panels = grad + nodes + 1;
-        let sgd_len = panels + panel_len;
+        let sgd_len = grad + nodes + 1;
         Offsets {
             nodes,
             grad,
-            panels,
             sgd_len,
             adam_m: sgd_len,
             adam_v: sgd_len + params,

@@ -71,7 +71,7 @@ impl<'a> Program<'a> {
             layers: plan::layers(listing),
             needs,
             run_grads,
-            at: Offsets::new(nodes, listing.panel_len, param_count),
+            at: Offsets::new(nodes, param_count),
             precision,
         }
     }
@@ -91,8 +91,8 @@ impl<'a> Program<'a> {
         let mut r = Real::new(self.precision);
         let upper = name.to_uppercase();
         let mut uses = Uses::default();
-        let forward = self.forward(&mut r, &upper, &mut uses);
-        let backward = self.backward(&mut r, &upper, &mut uses);
+        let forward = self.forward(&mut r, name, &mut uses);
+        let backward = self.backward(&mut r, name, &upper, &mut uses);
         let updates = self.updates(&mut r, name, &upper);
         let l = self.listing;
         let mut c = format!(
@@ -183,9 +183,11 @@ impl<'a> Program<'a> {
             "Where the parameters are, in order.",
             &self.params,
         );
-        for (g, s) in self.groups.iter().zip(&self.inputs) {
+        // (Named by the group's number: a name could make `input_spans_<group>` one of
+        // the functions, `NAME_<suffix>`.)
+        for (i, (g, s)) in self.groups.iter().zip(&self.inputs).enumerate() {
             spans(
-                &format!("input_spans_{g}"),
+                &format!("input_spans_{i}"),
                 &format!("Where the inputs `{g}` go."),
                 s,
             );
@@ -193,7 +195,7 @@ impl<'a> Program<'a> {
         c + "\n"
     }
 
-    /// The loops every sum and layer runs: dot, its chain rule, layers, panels.
+    /// The loops every sum and layer runs: dot, its chain rule, layers.
     fn kernels(&self, r: &Real, uses: &Uses) -> String {
         let zero = r.num(0.0);
         let dot = format!(
@@ -249,22 +251,28 @@ impl<'a> Program<'a> {
                     .collect::<Vec<_>>()
             };
             let decls = acc(&|j| format!("a{j} = {zero}"), ", ").join(";\n    real ");
-            let terms = acc(&|j| format!("a{j} += w[{j}] * x;"), " ").join("\n            ");
+            let weights = acc(&|j| format!("*w{j} = d + r[{j} * n + i].x"), ", ")
+                .join(";\n        const real ");
+            let terms = acc(&|j| format!("a{j} += w{j}[t] * x;"), " ").join("\n            ");
             let outs = acc(&|j| format!("out[{j}] = a{j};"), " ").join("\n    ");
             let _ = write!(
                 c,
-                "/* A layer of {w} sums over the same inputs (the y's of the runs r .. end of the\n   \
-                 first sum), their weights term by term in the panel w: the {w} sums a0 .. a{}\n   \
-                 advance side by side, each still left to right from 0 (the tape's\n   \
-                 layer_sums); written out, so that they stay in registers. */\n\
-                 static void layer{w}(const real *RESTRICT d, const real *RESTRICT w, const run *r,\n                    \
-                 const run *end, real *RESTRICT out) {{\n    \
+                "/* A layer of {w} sums of n runs each (sum j's runs are r + j n .. r + (j + 1) n),\n   \
+                 over the same inputs (the y's of the first sum's runs), each with its own\n   \
+                 weights (the x's of its runs): the {w} sums a0 .. a{} advance side by side,\n   \
+                 each still left to right from 0 (the tape's layer_sums); written out, so\n   \
+                 that they stay in registers. */\n\
+                 static void layer{w}(const real *RESTRICT d, const run *r, unsigned long n,\n                    \
+                 real *RESTRICT out) {{\n    \
                  real {decls};\n    \
-                 unsigned long t;\n    \
-                 for (; r != end; r++)\n        \
-                 for (t = 0; t < r->len; t++, w += {w}) {{\n            \
-                 real x = d[r->y + t];\n            \
+                 unsigned long i, t;\n    \
+                 for (i = 0; i < n; i++) {{\n        \
+                 const real *y = d + r[i].y;\n        \
+                 const real {weights};\n        \
+                 for (t = 0; t < r[i].len; t++) {{\n            \
+                 real x = y[t];\n            \
                  {terms}\n        \
+                 }}\n    \
                  }}\n    \
                  {outs}\n}}\n\n",
                 w - 1
@@ -281,28 +289,13 @@ impl<'a> Program<'a> {
                  for (j = {w}; j-- > 0;) dot_backward(d, g, r + j * n, r + (j + 1) * n, G[j]);\n}}\n\n"
                 );
             }
-            let _ = write!(
-                c,
-                "/* Copies the weights of a layer of {w} sums (n runs each, from r) into its\n   \
-                 panel, term by term. */\n\
-                 static void fill_panel{w}(const real *RESTRICT d, real *RESTRICT w, const run *r,\n                        \
-                 unsigned long n) {{\n    \
-                 unsigned long j, i, t;\n    \
-                 for (j = 0; j < {w}; j++) {{\n        \
-                 real *p = w + j;\n        \
-                 for (i = 0; i < n; i++) {{\n            \
-                 const run *s = r + j * n + i;\n            \
-                 for (t = 0; t < s->len; t++, p += {w}) *p = d[s->x + t];\n        \
-                 }}\n    \
-                 }}\n}}\n\n"
-            );
         }
         c
     }
 }
 
 /// A table of spans is written when there are more than this many; else one loop each.
-const SPANS_INLINE: usize = 4;
+pub(super) const SPANS_INLINE: usize = 4;
 
 /// Which kernels the forward and backward passes call (the others are not written: an
 /// unused `static` function is a warning).
@@ -330,7 +323,7 @@ impl Program<'_> {
     }
 
     /// ` /* "label" */` for a labelled node.
-    fn label(&self, k: usize) -> String {
+    pub(super) fn label(&self, k: usize) -> String {
         match self.listing.labels.iter().find(|(j, _)| *j == k) {
             Some((_, l)) => format!(" /* {:?} */", l.replace("*/", "* /").replace("/*", "/ *")),
             None => String::new(),
@@ -338,7 +331,7 @@ impl Program<'_> {
     }
 
     /// `name_forward`: every inner node in order.
-    fn forward(&self, r: &mut Real, upper: &str, uses: &mut Uses) -> String {
+    fn forward(&self, r: &mut Real, lower: &str, uses: &mut Uses) -> String {
         let mut body = String::new();
         let (mut has_layer, mut has_fused) = (false, false);
         let n = self.nodes();
@@ -355,11 +348,11 @@ impl Program<'_> {
                 let _ = writeln!(
                     body,
                     "    /* nodes {first}..{}: a layer of {w} {what} of {} terms */\n    \
-                     layer{w}(d, d + {upper}_PANELS + {}, {}, acc);",
+                     layer{w}(d, runs + {}, {}, acc);",
                     first + w,
                     self.terms(&runs),
-                    layer.plan.panel,
-                    Self::run_range(&runs)
+                    layer.first_run,
+                    layer.per_sum
                 );
                 let value = match layer.op {
                     Some(op) => r.forward(op, "acc[j]", "", crate::engine::rules::NO_CONSTS),
@@ -413,15 +406,14 @@ impl Program<'_> {
             "/* The forward pass: every inner node from its operands, in the tape's order.\n   \
              Returns the root's value. */\n\
              real {lower}_forward(real *buf) {{\n{decls}{body}    return d[{root}];\n}}\n\n",
-            lower = upper.to_lowercase(),
             root = self.root()
         )
     }
 
     /// `name_backward`: the chain rule, last node first.
-    fn backward(&self, r: &mut Real, upper: &str, uses: &mut Uses) -> String {
+    fn backward(&self, r: &mut Real, lower: &str, upper: &str, uses: &mut Uses) -> String {
         let mut body = String::new();
-        let mut has_layer = false;
+        let (mut has_layer, mut reads_d) = (false, false);
         let leaves = self.listing.leaves;
         let mut k = self.nodes();
         let zero = r.num(0.0);
@@ -498,11 +490,16 @@ impl Program<'_> {
                 Instruction::Custom(_) => unreachable!("custom ops are refused before emitting"),
             }
             for line in lines {
+                reads_d |= line.contains("d[") || line.contains("(d, ");
                 let _ = writeln!(body, "    {line}{}", self.label(k));
             }
         }
         let mut decls = String::from("    const real *d = buf;\n    real *g = buf + ");
         let _ = writeln!(decls, "{upper}_GRAD;\n    unsigned long k;");
+        if !reads_d && !has_layer {
+            // (No derivative here reads a value: d + d, x * 2.0.)
+            decls += "    (void)d;\n";
+        }
         if has_layer {
             let w = self.layers.iter().map(|l| l.plan.width).max().unwrap_or(0);
             let _ = writeln!(decls, "    real G[{w}];\n    unsigned long j;");
@@ -514,7 +511,6 @@ impl Program<'_> {
              void {lower}_backward(real *buf) {{\n{decls}    \
              for (k = {leaves}; k < {n}; k++) g[k] = {zero};\n    \
              g[{root}] = {one};\n{body}}}\n\n",
-            lower = upper.to_lowercase(),
             n = self.nodes(),
             root = self.root(),
             one = r.num(1.0)
@@ -525,7 +521,7 @@ impl Program<'_> {
 impl Program<'_> {
     /// Loops that run `stmt(position, buffer index)` over `spans` (through the table
     /// `table` when there are many).
-    fn span_loops(
+    pub(super) fn span_loops(
         &self,
         table: &str,
         spans: &[Span],
@@ -561,7 +557,7 @@ impl Program<'_> {
     }
 
     /// The declarations [`span_loops`](Self::span_loops) needs.
-    fn span_decls(spans: &[Span]) -> &'static str {
+    pub(super) fn span_decls(spans: &[Span]) -> &'static str {
         match spans.len() {
             _ if spans.iter().all(|s| s.len == 1) && spans.len() <= SPANS_INLINE => "",
             n if n > SPANS_INLINE => "    unsigned long i;\n    const span *s;\n",
@@ -569,53 +565,23 @@ impl Program<'_> {
         }
     }
 
-    /// Whether node `k` is a weight a layer copies into its panel.
-    fn in_panel(&self, k: usize) -> bool {
-        self.layers.iter().any(|l| {
-            let runs = &self.listing.runs[l.first_run..l.first_run + l.plan.width * l.per_sum];
-            runs.iter().any(|t| (t.x..t.x + t.len).contains(&k))
-        })
-    }
-
-    /// `fill_panels`, the input setters, `outputs`, `get_params`, `set_params`.
+    /// The input setters, `outputs`, `get_params`, `set_params`.
     fn setup(&self, lower: &str, upper: &str) -> String {
-        let mut c = String::from(
-            "/* Copies each layer's weights into its panel, term by term (after they change). */\n\
-             static void fill_panels(real *buf) {\n",
-        );
-        let mut panels: Vec<usize> = Vec::new();
-        for l in &self.layers {
-            if !panels.contains(&l.plan.panel) {
-                panels.push(l.plan.panel);
-                let _ = writeln!(
-                    c,
-                    "    fill_panel{}(buf, buf + {upper}_PANELS + {}, runs + {}, {});",
-                    l.plan.width, l.plan.panel, l.first_run, l.per_sum
-                );
-            }
-        }
-        if panels.is_empty() {
-            c += "    (void)buf;\n";
-        }
-        c += "}\n\n";
-        for (group, spans) in self.groups.iter().zip(&self.inputs) {
-            let refill = spans
-                .iter()
-                .any(|s| (s.at..s.at + s.len).any(|k| self.in_panel(k)));
+        let mut c = String::new();
+        for (i, (group, spans)) in self.groups.iter().zip(&self.inputs).enumerate() {
             let _ = write!(
                 c,
                 "/* Writes the {} numbers of `{group}` into their leaves. */\n\
-                 void {lower}_set_{group}(real *buf, const real *values) {{\n{}{}{}}}\n\n",
+                 void {lower}_set_{group}(real *buf, const real *values) {{\n{}{}}}\n\n",
                 spans.iter().map(|s| s.len).sum::<usize>(),
                 Self::span_decls(spans),
-                self.span_loops(&format!("input_spans_{group}"), spans, |pos, at| format!(
-                    "buf[{at}] = values[{pos}];"
-                )),
-                if refill {
-                    "    fill_panels(buf);\n"
+                if spans.is_empty() {
+                    "    (void)buf;\n    (void)values;\n".to_owned()
                 } else {
-                    ""
-                }
+                    self.span_loops(&format!("input_spans_{i}"), spans, |pos, at| {
+                        format!("buf[{at}] = values[{pos}];")
+                    })
+                },
             );
         }
         let outputs: String = (self.listing.outputs.iter().enumerate())
@@ -639,12 +605,13 @@ impl Program<'_> {
              /* Copies the parameters' gradients ({upper}_PARAMS numbers, in order) into grads. */\n\
              void {lower}_get_grads(const real *buf, real *grads) {{\n{decls}{}{}}}\n\n\
              /* Writes the parameters ({upper}_PARAMS numbers, in order) from params. */\n\
-             void {lower}_set_params(real *buf, const real *params) {{\n{decls}{}    fill_panels(buf);\n}}\n\n",
+             void {lower}_set_params(real *buf, const real *params) {{\n{decls}{}{}}}\n\n",
             self.span_loops("param_spans", params, |pos, at| format!("params[{pos}] = buf[{at}];")),
             if params.is_empty() { "    (void)buf;\n    (void)params;\n" } else { "" },
             self.span_loops("param_spans", params, |pos, at| format!("grads[{pos}] = buf[{upper}_GRAD + {at}];")),
             if params.is_empty() { "    (void)buf;\n    (void)grads;\n" } else { "" },
             self.span_loops("param_spans", params, |pos, at| format!("buf[{at}] = params[{pos}];")),
+            if params.is_empty() { "    (void)buf;\n    (void)params;\n" } else { "" },
         );
         c
     }
@@ -671,7 +638,7 @@ impl Program<'_> {
             c,
             "/* One step of gradient descent, p = p - lr * grad (Python's `p.data -=\n   \
              learning_rate * p.grad`), for every parameter; then the gradients are 0. */\n\
-             void {lower}_sgd(real *buf, real lr) {{\n{decls}{}{}    fill_panels(buf);\n}}\n\n",
+             void {lower}_sgd(real *buf, real lr) {{\n{decls}{}{}}}\n\n",
             self.span_loops("param_spans", params, |_, at| format!(
                 "d[{at}] = d[{at}] - lr * g[{at}]; g[{at}] = {zero};"
             )),
@@ -742,7 +709,7 @@ impl Program<'_> {
              real *m = buf + {upper}_ADAM_M, *v = buf + {upper}_ADAM_V;\n    \
              long t = (long)buf[{upper}_ADAM_T] + 1;\n    \
              real c1 = {one} - powi(beta1, t), c2 = {one} - powi(beta2, t);\n    \
-             buf[{upper}_ADAM_T] = (real)t;\n{adam}{}    fill_panels(buf);\n}}\n\n",
+             buf[{upper}_ADAM_T] = (real)t;\n{adam}{}}}\n\n",
             if params.is_empty() {
                 "    (void)d;\n    (void)g;\n    (void)m;\n    (void)v;\n    (void)lr;\n    (void)eps;\n    (void)c1;\n    (void)c2;\n"
             } else {
@@ -773,8 +740,7 @@ impl Program<'_> {
              unsigned long k;\n    \
              for (k = 0; k < {upper}_SGD_BUFFER_LEN; k++) buf[k] = {zero};\n    \
              for (k = 0; k < {leaves}; k++) buf[k] = initial[k];\n    \
-             buf[{upper}_NODES] = {one};\n    \
-             fill_panels(buf);\n}}\n\n\
+             buf[{upper}_NODES] = {one};\n}}\n\n\
              /* Makes the whole buffer ready: init_sgd, and Adam's state 0. */\n\
              void {lower}_init(real *buf) {{\n    \
              unsigned long k;\n    \

@@ -24,7 +24,7 @@ const NAME_MAX: usize = 255;
 /// over `path`. On failure the temporary file is removed and `path` is as it was. If
 /// `path` is a symbolic link (or a chain of them), the file it points to is replaced
 /// that way and the link is kept.
-pub(super) fn write_atomically(
+pub(crate) fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Error> {

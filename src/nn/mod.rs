@@ -37,7 +37,7 @@
 //! ```
 
 mod activation;
-mod atomic;
+pub(crate) mod atomic;
 mod layer;
 mod mlp;
 mod model_file;
