@@ -119,6 +119,8 @@ impl Value {
     }
 
     fn run_backward(&self, check: bool) -> Result<(), Error> {
+        // (Declared first, so dropped last: after the sweeps' borrows are released.)
+        let _counts = ResetOnUnwind(self);
         // Python's `self.grad = 1`, then `for v in reversed(topo): v._backward()`.
         self.0.borrow_mut().grad = 1.0;
         let mut stack = vec![self.clone()];
@@ -178,6 +180,41 @@ impl Value {
     /// ```
     pub fn zero_grad_graph(&self) {
         super::walk::for_each_node(self, |v| v.zero_grad());
+    }
+}
+
+/// Puts every consumer count under its root back to 0 if a rule panics (a
+/// [`Value::custom`] op's `local_grads`, say) and the caller catches the panic: the sweeps
+/// leave a count at 0 only when they finish, and a count left half-way would make the
+/// node wait, in every later pass, for a consumer that already ran, so that its rule and
+/// everything under it would never run again. Gradients added before the panic stay, as
+/// after any interrupted pass; call [`Value::zero_grad_graph`] to start again.
+struct ResetOnUnwind<'a>(&'a Value);
+
+impl Drop for ResetOnUnwind<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            reset_counts(self.0);
+        }
+    }
+}
+
+/// Sets the count of every node under `root` (and of every shared list of inputs) to 0,
+/// reading each node's parents as `backward()` does. A node still borrowed is skipped
+/// (a panic while unwinding would abort): none is, once the sweeps have unwound.
+fn reset_counts(root: &Value) {
+    let mut seen = super::address::AddressSet::default();
+    let mut stack = vec![root.clone()];
+    while let Some(value) = stack.pop() {
+        let Ok(mut node) = value.0.try_borrow_mut() else {
+            continue;
+        };
+        node.pending = 0;
+        if let Parents::Neuron(_, inputs) = &*node.parents {
+            inputs.pending.set(0);
+        }
+        let unseen = node.parents.all().filter(|p| seen.insert(p.address()));
+        stack.extend(unseen.cloned());
     }
 }
 
