@@ -61,4 +61,3 @@ pub(crate) mod walk;
 
 pub use gradcheck::{check_gradients, GradientCheck, LeafCheck};
 pub use value::Value;
-pub(crate) use value::{count_data_write, data_writes, grad_marks, label_writes};
