@@ -478,9 +478,8 @@ mod tests {
 
     use crate::engine::address::AddressMap;
     use crate::engine::neuron::{NeuronInputs, NeuronParams};
-    use crate::engine::op::Op;
+    use crate::engine::op::{Act, Op};
     use crate::engine::walk::backward_order;
-    use crate::nn::Activation;
     use crate::Value;
 
     thread_local! {
@@ -557,7 +556,7 @@ mod tests {
                     leaves.push(b.clone());
                     leaves.extend(w.iter().filter(|v| v.node().op == Op::Leaf).cloned());
                     let params = Rc::new(NeuronParams::new(&b, &w));
-                    let neuron = Value::shared_neuron(&params, &inputs, Activation::Linear);
+                    let neuron = Value::neuron_node(&params, &inputs, Act::Linear);
                     nodes.push(neuron.expect("as many weights as inputs"));
                 }
             }

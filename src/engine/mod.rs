@@ -16,7 +16,7 @@
 //! | `rules.rs` | what a rule is; the table from op code to rule, shared with the tape | |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `constant.rs` | an `f64` operand kept in its node (`&x * 2.0`), shown as Python's leaf | `Value(other)` in `__mul__` |
-//! | `neuron.rs` | [`Value::neuron`]: a neuron's weighted sum and activation as one node, with its rule | `Neuron.__call__` |
+//! | `neuron.rs` | a neuron's weighted sum and activation as one node, with its rule ([`Value::neuron`], in [`crate::nn`], maps an `Activation` onto it) | `Neuron.__call__` |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
 //! | `backward.rs` | `backward()`, one node's `backward_step()`, anomaly detection | `backward()`, `_backward()` |
 //! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
