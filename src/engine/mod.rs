@@ -4,6 +4,12 @@
 //! builds a graph on the fly; [`Value::backward`] walks it in reverse and fills in every
 //! node's gradient by the chain rule.
 //!
+//! A learner who knows `engine.py` reads the core in this order: [`Value`] and its
+//! `Node` (`value.rs`); `+` and `*` (`arithmetic.rs`, with the shape every op's rule
+//! shares in `ops.rs`); `**` (`powers.rs`); `relu` and `tanh` (`activations.rs`); `exp`
+//! (`functions.rs`); [`Value::backward`] (`backward.rs`); and freeing a graph without
+//! recursion (`drop.rs`). The rest are further ops and tools:
+//!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
