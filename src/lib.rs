@@ -132,6 +132,7 @@ pub mod random;
 pub mod tape;
 mod threads;
 pub mod view;
+mod watch;
 
 pub use engine::Value;
 pub use error::{Error, Pass};

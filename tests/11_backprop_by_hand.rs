@@ -276,3 +276,20 @@ fn topo_of_a_deep_chain_does_not_recurse() {
         .join()
         .expect("topo must not overflow a 256 KiB stack");
 }
+
+// A panic in the closure that builds the expression, caught by the caller, leaves the
+// leaf as it was, not nudged by h.
+#[test]
+fn the_numerical_check_puts_the_leaf_back_when_the_expression_panics() {
+    let x = Value::new(2.0);
+    let builds = std::cell::Cell::new(0);
+    let build = || {
+        builds.set(builds.get() + 1);
+        // (The first build is for backward(); the second sees x + h.)
+        assert!(builds.get() < 2, "boom");
+        &x * &x
+    };
+    let check = std::panic::AssertUnwindSafe(|| check_gradients(&[&x], 1e-6, build));
+    assert!(std::panic::catch_unwind(check).is_err());
+    assert_eq!(x.data(), 2.0);
+}

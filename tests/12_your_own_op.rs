@@ -8,8 +8,11 @@
 use std::sync::Arc;
 
 use micrograd::engine::check_gradients;
+use micrograd::nn::{Activation, Layer};
 use micrograd::tape::Tape;
 use micrograd::{Error, Pass, Value};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
 
 /// The lecture's `tanh`, written as a custom op.
 fn my_tanh(x: &Value) -> Value {
@@ -135,6 +138,46 @@ fn a_chain_of_two_million_custom_ops_runs_backward_and_drops() {
         .unwrap()
         .join()
         .expect("a deep custom chain must not overflow a 256 KiB stack");
+}
+
+// A panic in your closure, caught by the caller, leaves the graph as good as before:
+// the next pass through the same nodes, backward() or try_backward(), gives every
+// gradient.
+#[test]
+fn a_pass_after_a_caught_panic_in_a_custom_op_gives_every_gradient() {
+    let passes: [fn(&Value); 2] = [Value::backward, |v| v.try_backward().expect("finite")];
+    for pass in passes {
+        let x = Value::new(1.5);
+        let s = &x * &x;
+        let c = Value::custom("boom", &[&s], |p| p[0], |_, _, _| panic!("boom"));
+        let y = &c * 2.0;
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| pass(&y)));
+        assert!(caught.is_err(), "the closure's panic reaches the caller");
+        y.zero_grad_graph(); // the gradients added before the panic
+        pass(&(&s * 1.0));
+        assert_eq!(x.grad(), 3.0); // d(x*x)/dx = 2x at x = 1.5
+    }
+}
+
+// The same in a layer, whose neurons share one list of inputs: y = n0 + boom(n1).
+#[test]
+fn a_layer_under_a_caught_panic_gives_every_gradient_afterwards() {
+    let layer = Layer::new(1, 2, Activation::Linear, &mut StdRng::seed_from_u64(1));
+    let n0_grad_of_x = |panic_first: bool| {
+        let x = Value::new(1.5);
+        let s = &x * &x;
+        let n = layer.forward(&[s]).expect("one input");
+        if panic_first {
+            let c = Value::custom("boom", &[&n[1]], |p| p[0], |_, _, _| panic!("boom"));
+            let y = &n[0] + &c;
+            let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| y.backward()));
+            assert!(caught.is_err());
+            n[0].zero_grad(); // the one gradient y's rule added before the panic
+        }
+        (&n[0] * 1.0).backward();
+        x.grad()
+    };
+    assert_eq!(n0_grad_of_x(true), n0_grad_of_x(false));
 }
 
 #[test]

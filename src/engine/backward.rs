@@ -119,6 +119,8 @@ impl Value {
     }
 
     fn run_backward(&self, check: bool) -> Result<(), Error> {
+        // (Declared first, so dropped last: after the sweeps' borrows are released.)
+        let _counts = ResetOnUnwind(self);
         // Python's `self.grad = 1`, then `for v in reversed(topo): v._backward()`.
         self.0.borrow_mut().grad = 1.0;
         let mut stack = vec![self.clone()];
@@ -181,6 +183,41 @@ impl Value {
     }
 }
 
+/// Puts every consumer count under its root back to 0 if a rule panics (a
+/// [`Value::custom`] op's `local_grads`, say) and the caller catches the panic: the sweeps
+/// leave a count at 0 only when they finish, and a count left half-way would make the
+/// node wait, in every later pass, for a consumer that already ran, so that its rule and
+/// everything under it would never run again. Gradients added before the panic stay, as
+/// after any interrupted pass; call [`Value::zero_grad_graph`] to start again.
+struct ResetOnUnwind<'a>(&'a Value);
+
+impl Drop for ResetOnUnwind<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            reset_counts(self.0);
+        }
+    }
+}
+
+/// Sets the count of every node under `root` (and of every shared list of inputs) to 0,
+/// reading each node's parents as `backward()` does. A node still borrowed is skipped
+/// (a panic while unwinding would abort): none is, once the sweeps have unwound.
+fn reset_counts(root: &Value) {
+    let mut seen = super::address::AddressSet::default();
+    let mut stack = vec![root.clone()];
+    while let Some(value) = stack.pop() {
+        let Ok(mut node) = value.0.try_borrow_mut() else {
+            continue;
+        };
+        node.pending = 0;
+        if let Parents::Neuron(_, inputs) = &*node.parents {
+            inputs.pending.set(0);
+        }
+        let unseen = node.parents.all().filter(|p| seen.insert(p.address()));
+        stack.extend(unseen.cloned());
+    }
+}
+
 /// Runs the rule of each value on `stack` and of everything under it, in Kahn's order,
 /// while every value reached has one consumer and no other handle (`Rc::strong_count`
 /// is 1, and the node holding it does not share the list it is in: that node is its only
@@ -212,8 +249,8 @@ fn run_tree(stack: &mut Vec<Value>) -> Option<(Value, usize)> {
                 let own = !node.parents.shares_walked_lists();
                 push_single(node.parents.walked(), own, stack)
             }
-            // (The plain list, without the neuron's iterator: measured with callgrind,
-            // 17 instructions fewer a link on the chain `y * 1.0`: 685 -> 668.)
+            // (The plain list, without the neuron's iterator: fewer instructions a
+            // link on a chain.)
             parents => push_single(parents.as_slice().iter(), true, stack),
         };
         if let Some(i) = shared {
@@ -441,9 +478,8 @@ mod tests {
 
     use crate::engine::address::AddressMap;
     use crate::engine::neuron::{NeuronInputs, NeuronParams};
-    use crate::engine::op::Op;
+    use crate::engine::op::{Act, Op};
     use crate::engine::walk::backward_order;
-    use crate::nn::Activation;
     use crate::Value;
 
     thread_local! {
@@ -520,7 +556,7 @@ mod tests {
                     leaves.push(b.clone());
                     leaves.extend(w.iter().filter(|v| v.node().op == Op::Leaf).cloned());
                     let params = Rc::new(NeuronParams::new(&b, &w));
-                    let neuron = Value::shared_neuron(&params, &inputs, Activation::Linear);
+                    let neuron = Value::neuron_node(&params, &inputs, Act::Linear);
                     nodes.push(neuron.expect("as many weights as inputs"));
                 }
             }

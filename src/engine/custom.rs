@@ -124,7 +124,10 @@ impl Value {
     /// # Panics
     ///
     /// If `parents` is empty (a constant is a [`Value::new`]), or if a closure panics,
-    /// for example by writing `d[i]` for `i >= parents.len()`.
+    /// for example by writing `d[i]` for `i >= parents.len()`. A panic in `local_grads`
+    /// that you catch (`std::panic::catch_unwind`) stops that backward pass where it
+    /// was and leaves the graph usable: the gradients added so far stay, and a later
+    /// `backward()` through the same nodes runs every rule.
     ///
     /// ```
     /// use micrograd::Value;

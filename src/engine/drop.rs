@@ -10,25 +10,22 @@
 //! The node's `parents` field is a `ManuallyDrop`: only `Drop for Node` below takes
 //! them out, so the compiler's drop code for a node has no parents of its own to look
 //! at. A chain's next node is carried from one turn of the loop to the next instead of
-//! going through the stack. Measured with callgrind on the chain `y = &y * 1.0` (build,
-//! `backward()`, drop; instructions per link, see `docs/benchmarks.md`): 639 before,
-//! 601 with the chain's next node carried and the check for a node without parents
-//! inlined, 577 with the node opened in place and its parents' drop code gone (the
-//! node moved out of its `Rc` by `Rc::try_unwrap` was copied twice and its fields
-//! dropped through two more calls).
+//! going through the stack, and a node is opened in place (moved out of its `Rc` by
+//! `Rc::try_unwrap` it would be copied twice and its fields dropped through two more
+//! calls). What each of these saves on the chain `y = &y * 1.0` is in
+//! `docs/benchmarks.md`.
 //!
 //! A drop that frees a large graph (at least [`TIDY_AFTER`] nodes) then asks the
 //! allocator for one block of 4 KiB and gives it back ([`tidy_heap`]). That is for
 //! glibc's `malloc`, Linux's usual allocator: it keeps freed blocks of a node's size in
 //! last-in-first-out lists, and hands them out again in an order that, for a chain of a
 //! million nodes built again after its drop, scatters every other graph's nodes so that
-//! walking it misses the caches at each node (130 against 21 ns a link, the rounds
-//! alternating); a request of this size makes it first merge those blocks into
-//! contiguous free memory, from which the next graph's nodes are laid out in the order
-//! they are built. The merging costs about 7 ns per node freed, more than the scatter
-//! costs a graph that fits in the last-level cache, hence the threshold (measured in
-//! `docs/benchmarks.md`, "The chain"). Other allocators see one small allocation and
-//! free, nothing more.
+//! walking it misses the caches at each node; a request of this size makes it first
+//! merge those blocks into contiguous free memory, from which the next graph's nodes
+//! are laid out in the order they are built. The merging costs more than the scatter
+//! costs a graph that fits in the last-level cache, hence the threshold (the
+//! measurements are in `docs/benchmarks.md`, "The chain"). Other allocators see one
+//! small allocation and free, nothing more.
 
 use std::rc::Rc;
 
@@ -56,7 +53,7 @@ fn free(parents: Parents) {
         // `Weak` to a node is ever made, so the last handle always opens it.)
         let carried = match Rc::get_mut(&mut value.0) {
             Some(cell) => match cell.get_mut().parents.take() {
-                // (A chain's link, inline: 16 instructions fewer a link than the call.)
+                // (A chain's link, inline: fewer instructions a link than the call.)
                 Parents::One([a]) | Parents::Constant([a], _, _) => last(a),
                 parents => push_parents(&mut stack, parents),
             },
@@ -72,9 +69,8 @@ fn free(parents: Parents) {
 }
 
 /// How many nodes one drop frees before it calls [`tidy_heap`]: 2^17, about 15 MB of
-/// nodes, half the machine's last-level cache (a chain of 100,000 links built and dropped
-/// again and again ran at 20.6 ns a link without it, 26.5 with; of 200,000, 34 without,
-/// 27.5 with).
+/// glibc's 112-byte blocks: below it, the next graph's scattered nodes cost less than
+/// the merging (measured in `docs/benchmarks.md`, "The chain").
 const TIDY_AFTER: usize = 1 << 17;
 
 /// Asks the allocator for one block of 4 KiB and frees it: glibc's `malloc` serves a
@@ -129,8 +125,7 @@ fn last(v: Value) -> Option<Value> {
 }
 
 /// Pushes `v` if it is the last handle to its node; drops it otherwise. (A model's
-/// parameters, used by every sample, never go through the stack: measured with
-/// callgrind: 2.8% fewer instructions for the moons demo step, 29.0M -> 28.2M for 3 steps.)
+/// parameters, used by every sample, never go through the stack.)
 fn push_if_last(stack: &mut Vec<Value>, v: Value) {
     stack.extend(last(v));
 }

@@ -97,7 +97,8 @@ impl fmt::Display for GradientCheck {
 /// expression and runs [`try_backward`](Value::try_backward) on it; then, for each leaf
 /// in turn, sets its data to `x + s` and `x - s`, builds the expression twice more and
 /// divides the difference by the distance between the two points, and puts the data
-/// back. The leaves keep the gradients of this one `backward()`.
+/// back (also when `build` panics and the panic is caught). The leaves keep the
+/// gradients of this one `backward()`.
 ///
 /// The step `s` is `h` for |x| ≤ 1 and `h·|x|` above: a fixed `h = 1e-6` at x = 1e12
 /// would not move x at all (the doubles there are 1.2e-4 apart), and at x = 1e10 it
@@ -189,8 +190,9 @@ pub fn check_gradients(
                 leaf.set_data(t);
                 build().data()
             };
+            let put_back = PutBack(leaf, x);
             let (up, down) = (at(x + s), at(x - s));
-            leaf.set_data(x);
+            drop(put_back);
             if !(up.is_finite() && down.is_finite()) {
                 return Err(Error::InvalidInput(format!(
                     "the expression is {up} at x + h and {down} at x - h for value #{index}{} \
@@ -211,6 +213,21 @@ pub fn check_gradients(
         })
         .collect::<Result<_, _>>()?;
     Ok(GradientCheck { leaves: checks })
+}
+
+/// Sets the leaf's data back to the number it held when dropped, also when `build`
+/// panics and the caller catches the panic: the leaf is never left nudged.
+struct PutBack<'a>(&'a Value, f64);
+
+impl Drop for PutBack<'_> {
+    fn drop(&mut self) {
+        // (Not `set_data`, which would panic, and so abort an unwinding thread, if the
+        // leaf were still borrowed; none is, once `build`'s frames have unwound.)
+        if let Ok(mut node) = self.0 .0.try_borrow_mut() {
+            node.data = self.1;
+            crate::watch::count_data_write();
+        }
+    }
 }
 
 /// ` (label "x")` for a labelled value, nothing otherwise.

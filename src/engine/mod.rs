@@ -4,6 +4,12 @@
 //! builds a graph on the fly; [`Value::backward`] walks it in reverse and fills in every
 //! node's gradient by the chain rule.
 //!
+//! A learner who knows `engine.py` reads the core in this order: [`Value`] and its
+//! `Node` (`value.rs`); `+` and `*` (`arithmetic.rs`, with the shape every op's rule
+//! shares in `ops.rs`); `**` (`powers.rs`); `relu` and `tanh` (`activations.rs`); `exp`
+//! (`functions.rs`); [`Value::backward`] (`backward.rs`); and freeing a graph without
+//! recursion (`drop.rs`). The rest are further ops and tools:
+//!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
@@ -16,7 +22,7 @@
 //! | `rules.rs` | what a rule is; the table from op code to rule, shared with the tape | |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `constant.rs` | an `f64` operand kept in its node (`&x * 2.0`), shown as Python's leaf | `Value(other)` in `__mul__` |
-//! | `neuron.rs` | [`Value::neuron`]: a neuron's weighted sum and activation as one node, with its rule | `Neuron.__call__` |
+//! | `neuron.rs` | a neuron's weighted sum and activation as one node, with its rule ([`Value::neuron`], in [`crate::nn`], maps an `Activation` onto it) | `Neuron.__call__` |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
 //! | `backward.rs` | `backward()`, one node's `backward_step()`, anomaly detection | `backward()`, `_backward()` |
 //! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
@@ -61,4 +67,3 @@ pub(crate) mod walk;
 
 pub use gradcheck::{check_gradients, GradientCheck, LeafCheck};
 pub use value::Value;
-pub(crate) use value::{count_data_write, data_writes, grad_marks, label_writes};

@@ -23,7 +23,6 @@ use std::rc::Rc;
 use super::op::{Act, Op};
 use super::rules::NO_CONSTS;
 use super::value::{Node, Parents, Value};
-use crate::nn::Activation;
 use crate::Error;
 
 /// A neuron's parameters `[b, w0, w1, ...]`, shared by every node the neuron makes.
@@ -77,65 +76,18 @@ impl NeuronInputs {
 }
 
 impl Value {
-    /// A neuron's output `act(b + w0·x0 + w1·x1 + ...)` as one node: Python's
-    /// `sum((wi*xi for wi,xi in zip(w, x)), b)` followed by the activation.
-    ///
-    /// The sum is computed as micrograd computes it: `b` first, then each product
-    /// `wi·xi`, rounded, added left to right, so the value is bit for bit Python's (and
-    /// that of `once(b).chain(products).sum()`). [`Value::op`] is `"neuron"`,
-    /// `"relu neuron"`, `"tanh neuron"` or `"sigmoid neuron"`; its
-    /// [`parents`](Value::parents) are `[b, w0, x0, w1, x1, ...]`.
-    /// [`Activation::LeakyRelu`] (whose derivative needs the sum, not only the output)
-    /// is a `leaky_relu` node on top of a `"neuron"` node, and so is any activation of a
-    /// sum that is not finite (so that [`try_backward`](Value::try_backward) reports the
-    /// overflow, which `tanh(∞) = 1` would hide).
-    ///
-    /// Derivative, with `s = b + Σ wi·xi` and `f` the activation (`f' = 1` for
-    /// `Linear`): d/db = f'(s), d/dwᵢ = xᵢ·f'(s), d/dxᵢ = wᵢ·f'(s). The rule adds
-    /// `b.grad += g`, then `wᵢ.grad += xᵢ·g` and `xᵢ.grad += wᵢ·g` for i = 0, 1, ...,
-    /// where `g = f'(s)·out.grad`: the numbers the rules of Python's `*` and `+` nodes
-    /// add, so every gradient has the same bits as with the graph of products and sums.
-    /// (Where one value is two operands of the same neuron, `neuron(b, [w, w], [x, x])`,
-    /// that graph adds its two contributions last term first, this node first term
-    /// first; the last digit can then differ.)
-    ///
-    /// A [`Layer`](crate::nn::Layer) shares its neurons' parameters and its inputs
-    /// between the nodes it makes (one allocation per neuron); called directly, this
-    /// makes the node its own lists.
+    /// The node of a neuron with the activation `act` over the parameters `params` and
+    /// the inputs `inputs`, which the node shares (see the module's documentation):
+    /// what [`Value::neuron`] makes (a leaky ReLU goes on top of a `Linear` one). An
+    /// activation of a sum that is not finite is a node of its own above it.
     ///
     /// # Errors
     ///
-    /// [`Error::InputWidth`] if `inputs` and `weights` differ in length (Python's `zip`
-    /// would silently use the shorter).
-    ///
-    /// ```
-    /// use micrograd::{nn::Activation, Value};
-    /// // Python: act = sum((wi*xi for wi,xi in zip(w, x)), b); out = act.relu()
-    /// let b = Value::new(0.5);
-    /// let w = [Value::new(2.0), Value::new(-1.0)];
-    /// let x = [Value::new(3.0), Value::new(4.0)];
-    /// let y = Value::neuron(&b, &w, &x, Activation::Relu)?;
-    /// assert_eq!((y.data(), y.op(), y.parents().len()), (2.5, "relu neuron", 5));
-    /// y.backward();
-    /// assert_eq!((b.grad(), w[0].grad(), x[1].grad()), (1.0, 3.0, -1.0));
-    /// # Ok::<(), micrograd::Error>(())
-    /// ```
-    pub fn neuron(
-        bias: &Value,
-        weights: &[Value],
-        inputs: &[Value],
-        activation: Activation,
-    ) -> Result<Value, Error> {
-        let params = Rc::new(NeuronParams::new(bias, weights));
-        Value::shared_neuron(&params, &NeuronInputs::new(inputs.to_vec()), activation)
-    }
-
-    /// [`Value::neuron`] of the parameters `params` and the inputs `inputs`, which the
-    /// node shares (see the module's documentation).
-    pub(crate) fn shared_neuron(
+    /// [`Error::InputWidth`] if `inputs` and the weights differ in length.
+    pub(crate) fn neuron_node(
         params: &Rc<NeuronParams>,
         inputs: &Rc<NeuronInputs>,
-        activation: Activation,
+        mut act: Act,
     ) -> Result<Value, Error> {
         let weights = params.weights();
         let inputs_list = &inputs.values;
@@ -145,12 +97,6 @@ impl Value {
                 got: inputs_list.len(),
             });
         }
-        let mut act = match activation {
-            Activation::Relu => Act::Relu,
-            Activation::Tanh => Act::Tanh,
-            Activation::Sigmoid => Act::Sigmoid,
-            _ => Act::Linear,
-        };
         // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
         // for every b but -0.0 with no products, where both engines here give 0.0).
         let mut sum = 0.0 + params.bias().data();
@@ -167,19 +113,17 @@ impl Value {
         let parents = Parents::Neuron(Rc::clone(params), Rc::clone(inputs));
         let op = Op::Neuron(act);
         let out = Value::from_op(data, op, parents, NO_CONSTS, Box::new(rule));
-        Ok(match (activation, separate) {
-            (Activation::LeakyRelu(slope), _) => out.leaky_relu(slope),
-            (_, Some(op)) => {
-                let activation = out.unary(op, NO_CONSTS);
-                let mut node = activation.0.borrow_mut();
-                node.extra
-                    .get_or_insert_with(Default::default)
-                    .neuron_activation = true;
-                drop(node);
-                activation
-            }
-            _ => out,
-        })
+        let Some(op) = separate else {
+            return Ok(out);
+        };
+        let activation = out.unary(op, NO_CONSTS);
+        activation
+            .0
+            .borrow_mut()
+            .extra
+            .get_or_insert_with(Default::default)
+            .neuron_activation = true;
+        Ok(activation)
     }
 
     /// Gives a neuron node its own list of parents `[b, w0, x0, w1, x1, ...]` (a no-op

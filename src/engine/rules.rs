@@ -78,8 +78,8 @@ macro_rules! rule_table {
             ///
             /// For `Sum` it is one step of the left-to-right sum, `acc + term` (a sum
             /// starts at 0.0, like Python's `sum()`); a leaf just holds `a`.
-            // (Inlined into the tape's loops, so that each arm is a direct call: measured
-            // with callgrind on the moons tape step, a plain `#[inline]` was not.)
+            // (Inlined into the tape's loops, so that each arm is a direct call: a plain
+            // `#[inline]` was not inlined there.)
             #[inline(always)]
             pub(crate) fn forward(self, a: f64, b: f64, c: Consts) -> f64 {
                 match self {

@@ -13,6 +13,7 @@ use super::custom::Custom;
 use super::neuron::{NeuronInputs, NeuronParams};
 use super::op::Op;
 use super::rules::{Consts, NO_CONSTS};
+use crate::watch;
 
 /// A node's backward rule: given the node itself (its data, grad and parents), add
 /// the chain-rule contribution `d out / d parent * out.grad` to each parent's grad.
@@ -20,48 +21,6 @@ use super::rules::{Consts, NO_CONSTS};
 /// It receives the node by reference instead of capturing an `Rc` of it: capturing its
 /// own output would make a reference cycle that never frees.
 pub(crate) type BackwardFn = Box<dyn Fn(&Node)>;
-
-thread_local! {
-    /// How many times this thread has written a value's data since it started: bumped by
-    /// [`Value::set_data`] and the optimisers' updates. A [`Tape`](crate::tape::Tape)
-    /// holds a copy of its leaves' data and compares this counter with the one it saw
-    /// when it last read them, so no user call is needed to tell it that the data
-    /// changed. (`Value` is not `Send`, so a tape and its leaves live on one thread.)
-    static DATA_WRITES: Cell<u64> = const { Cell::new(0) };
-    /// How many leaves held elsewhere (by a tape, a model, an optimiser) this thread has
-    /// marked [`no_grad`](Value::no_grad): a tape that keeps which parameters need a
-    /// gradient (`Tape::flush_and_step`) looks again when it changes.
-    static GRAD_MARKS: Cell<u64> = const { Cell::new(0) };
-    /// How many values held elsewhere (by a tape, say) this thread has labelled: a tape,
-    /// which names its leaves in its errors, reads their labels again when it changes.
-    static LABEL_WRITES: Cell<u64> = const { Cell::new(0) };
-}
-
-/// The number of [`Value::set_label`] calls on shared values on this thread so far
-/// (see `LABEL_WRITES`).
-#[inline]
-pub(crate) fn label_writes() -> u64 {
-    LABEL_WRITES.with(Cell::get)
-}
-
-/// The number of [`Value::no_grad`] calls on this thread so far (see `GRAD_MARKS`).
-#[inline]
-pub(crate) fn grad_marks() -> u64 {
-    GRAD_MARKS.with(Cell::get)
-}
-
-/// The number of data writes on this thread so far (see `DATA_WRITES`).
-#[inline]
-pub(crate) fn data_writes() -> u64 {
-    DATA_WRITES.with(Cell::get)
-}
-
-/// Counts one more data write (after a pass of [`Value::set_stepped`], one for them all:
-/// what a tape looks at is whether the count changed).
-#[inline]
-pub(crate) fn count_data_write() {
-    DATA_WRITES.with(|n| n.set(n.get().wrapping_add(1)));
-}
 
 /// The parents (Python's `_prev`) of a node, stored inline for up to two parents so a
 /// node costs one heap allocation.
@@ -367,8 +326,8 @@ impl Value {
     }
 
     /// A node made by an operation; its constants `consts` are stored only when they
-    /// are not all zero. It needs a gradient if a parent [`passes_grad`](Node::passes_grad). (Always inlined: out of line it cost the dynamic moons step 2.5%
-    /// more instructions, measured with callgrind.)
+    /// are not all zero. It needs a gradient if a parent [`passes_grad`](Node::passes_grad).
+    /// (Always inlined: out of line it costs every op's method a call.)
     #[inline(always)]
     pub(crate) fn from_op(
         data: f64,
@@ -487,13 +446,14 @@ impl Value {
     ) -> Result<(), E> {
         let mut node = self.0.borrow_mut();
         node.data = f(node.data, node.grad)?;
-        count_data_write();
+        watch::count_data_write();
         Ok(())
     }
 
     /// `zero_grad()`, `add_grad(grad)` and `set_data(data)` with one borrow of the node:
     /// a step computed elsewhere (`Tape::flush_and_step`) handed back to a parameter.
-    /// The data write is not counted: call [`count_data_write`] after a pass of them.
+    /// The data write is not counted: call [`watch::count_data_write`] after a pass of
+    /// them.
     #[inline]
     pub(crate) fn set_stepped(&self, data: f64, grad: f64) {
         let mut node = self.0.borrow_mut();
@@ -513,7 +473,7 @@ impl Value {
     /// ```
     pub fn set_data(&self, data: f64) {
         self.0.borrow_mut().data = data;
-        count_data_write();
+        watch::count_data_write();
     }
 
     /// Overwrites this value's gradient (Python's `o.grad = 1.0`): how the lecture
@@ -599,7 +559,7 @@ impl Value {
             .label = Some(label.into());
         // (A new value, `Value::new(x).with_label(..)`, is on no tape yet.)
         if Rc::strong_count(&self.0) > 1 {
-            LABEL_WRITES.with(|n| n.set(n.get().wrapping_add(1)));
+            watch::count_label_write();
         }
     }
 
@@ -640,7 +600,7 @@ impl Value {
         // A leaf no one else holds (a new one, `Value::new(x).no_grad()`) is on no tape:
         // no tape need look again.
         if Rc::strong_count(&self.0) > 1 {
-            GRAD_MARKS.with(|n| n.set(n.get().wrapping_add(1)));
+            watch::count_grad_mark();
         }
         self
     }

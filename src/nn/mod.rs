@@ -10,6 +10,7 @@
 //! | `module.rs` | the [`Module`] trait | `class Module` |
 //! | `activation.rs` | [`Activation`]: ReLU, linear, and more | `nonlin=True/False` |
 //! | `neuron.rs` | [`Neuron`] | `class Neuron` |
+//! | `one_node.rs` | [`Value::neuron`](crate::Value::neuron): a neuron as one node of the graph | `Neuron.__call__` |
 //! | `layer.rs` | [`Layer`] | `class Layer` |
 //! | `mlp.rs` | [`MLP`] | `class MLP` |
 //! | `save.rs` | [`MLP::save`], [`MLP::from_file`], [`MLP::load`], [`SavedMlp`] | (none) |
@@ -43,6 +44,7 @@ mod mlp;
 mod model_file;
 mod module;
 mod neuron;
+mod one_node;
 mod save;
 
 pub use activation::Activation;

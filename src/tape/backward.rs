@@ -4,8 +4,9 @@
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use super::Tape;
-use crate::engine::{grad_marks, label_writes, Value};
+use crate::engine::Value;
 use crate::error::Error;
+use crate::watch::{grad_marks, label_writes};
 
 /// The bits of -0.0.
 const NEGATIVE_ZERO: u64 = 1 << 63;

@@ -27,9 +27,10 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use super::layout::leaf_name;
 use super::Tape;
-use crate::engine::{data_writes, Value};
+use crate::engine::Value;
 use crate::error::Error;
 use crate::program::all_finite;
+use crate::watch::data_writes;
 
 /// Which leaves of a [`Tape`] a sample fills, in order: made by [`Tape::inputs`], used
 /// by [`Tape::set_inputs`].

@@ -58,8 +58,8 @@ impl Tape {
     /// # Ok::<(), micrograd::Error>(())
     /// ```
     pub fn compile_with_outputs(root: &Value, outputs: &[Value]) -> Result<Tape, Error> {
-        let marks_seen = crate::engine::grad_marks();
-        let labels_seen = crate::engine::label_writes();
+        let marks_seen = crate::watch::grad_marks();
+        let labels_seen = crate::watch::label_writes();
         let Compiled {
             program,
             leaves,
@@ -78,7 +78,7 @@ impl Tape {
             fed: vec![false; leaves.len()],
             leaves,
             program,
-            leaves_read_at: crate::engine::data_writes(),
+            leaves_read_at: crate::watch::data_writes(),
             alone_elsewhere: false,
             alone: Default::default(),
             alone_gone: false,

@@ -34,7 +34,7 @@ pub struct Tape {
     pub(super) leaves: Vec<Value>,
     /// A leaf's node address → its index, for [`grad_of`](Tape::grad_of).
     pub(super) leaf_index: AddressMap<u32>,
-    /// The count of data writes on this thread ([`data_writes`](crate::engine::data_writes))
+    /// The count of data writes on this thread ([`data_writes`](crate::watch::data_writes))
     /// when the tape last read its leaves' data: a run that sees another count reads
     /// them again, so that no change made through a `Value` is missed.
     pub(super) leaves_read_at: u64,
@@ -53,10 +53,10 @@ pub struct Tape {
     /// from them: [`grad_of`](Tape::grad_of) can no longer give that pass alone, and
     /// says so rather than compute it from other values.
     pub(super) alone_gone: bool,
-    /// [`grad_marks`](crate::engine::grad_marks) when the tape last looked for leaves
+    /// [`grad_marks`](crate::watch::grad_marks) when the tape last looked for leaves
     /// marked [`no_grad`](Value::no_grad) since it was compiled.
     pub(super) marks_seen: u64,
-    /// [`label_writes`](crate::engine::label_writes) when the tape last read its leaves'
+    /// [`label_writes`](crate::watch::label_writes) when the tape last read its leaves'
     /// labels into the program (for its errors).
     pub(super) labels_seen: u64,
     /// Whether a forward pass started and did not return (a custom op's closure

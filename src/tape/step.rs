@@ -13,11 +13,12 @@ use std::ops::Range;
 
 use super::Tape;
 use crate::engine::address::AddressMap;
-use crate::engine::{count_data_write, data_writes, grad_marks, Value};
+use crate::engine::Value;
 use crate::error::Error;
 use crate::optim::{Around, Optimizer};
 use crate::program::{all_finite, Buffers};
 use crate::threads::check_threads;
+use crate::watch::{count_data_write, data_writes, grad_marks};
 use std::sync::{Mutex, PoisonError};
 
 /// In [`Placement::leaf`]: the parameter is not a leaf of the tape.

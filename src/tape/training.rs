@@ -12,10 +12,11 @@ use std::cell::RefCell;
 
 use super::{Inputs, Tape};
 use crate::engine::address::AddressSet;
-use crate::engine::{data_writes, grad_marks, Value};
+use crate::engine::Value;
 use crate::error::Error;
 use crate::optim::Optimizer;
 use crate::threads::check_threads;
+use crate::watch::{data_writes, grad_marks};
 
 thread_local! {
     /// The parameters whose `Value`s a live `Training` on this thread has not written

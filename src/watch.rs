@@ -1,0 +1,70 @@
+//! The one crate-internal hook between the engine and the layers above it: per-thread
+//! counts of the writes to values that a compiled [`Tape`](crate::tape::Tape) must
+//! notice.
+//!
+//! A tape holds a copy of its leaves' data, which of them need a gradient, and their
+//! labels. The engine bumps a count here when one of those changes
+//! ([`Value::set_data`](crate::Value::set_data), an optimiser's update,
+//! [`Value::no_grad`](crate::Value::no_grad) and
+//! [`Value::set_label`](crate::Value::set_label) on a value held elsewhere); the tape
+//! compares the count with the one it saw when it last read them, so no user call is
+//! needed to tell it. The engine calls the `count_` functions and reads nothing; it
+//! knows nothing of tapes. (`Value` is not `Send`, so a tape and its leaves live on one
+//! thread.)
+
+use std::cell::Cell;
+
+thread_local! {
+    /// Writes of a value's data on this thread so far.
+    static DATA_WRITES: Cell<u64> = const { Cell::new(0) };
+    /// Leaves held elsewhere (by a tape, a model, an optimiser) marked `no_grad` on this
+    /// thread so far: a tape that keeps which parameters need a gradient
+    /// (`Tape::flush_and_step`) looks again when it changes.
+    static GRAD_MARKS: Cell<u64> = const { Cell::new(0) };
+    /// Values held elsewhere labelled on this thread so far: a tape, which names its
+    /// leaves in its errors, reads their labels again when it changes.
+    static LABEL_WRITES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Adds one to `counter`.
+#[inline]
+fn bump(counter: &'static std::thread::LocalKey<Cell<u64>>) {
+    counter.with(|n| n.set(n.get().wrapping_add(1)));
+}
+
+/// The number of data writes on this thread so far.
+#[inline]
+pub(crate) fn data_writes() -> u64 {
+    DATA_WRITES.with(Cell::get)
+}
+
+/// Counts one more data write (after a pass of writes that are not counted one by one,
+/// one for them all: what a tape looks at is whether the count changed).
+#[inline]
+pub(crate) fn count_data_write() {
+    bump(&DATA_WRITES);
+}
+
+/// The number of `no_grad` marks on shared leaves on this thread so far.
+#[inline]
+pub(crate) fn grad_marks() -> u64 {
+    GRAD_MARKS.with(Cell::get)
+}
+
+/// Counts one more `no_grad` mark on a leaf held elsewhere.
+#[inline]
+pub(crate) fn count_grad_mark() {
+    bump(&GRAD_MARKS);
+}
+
+/// The number of labels given to shared values on this thread so far.
+#[inline]
+pub(crate) fn label_writes() -> u64 {
+    LABEL_WRITES.with(Cell::get)
+}
+
+/// Counts one more label given to a value held elsewhere.
+#[inline]
+pub(crate) fn count_label_write() {
+    bump(&LABEL_WRITES);
+}
