@@ -6,6 +6,7 @@
 //! | `mod.rs` | the [`Optimizer`] trait, [`check_loss`], the shared checked update |
 //! | `sgd.rs` | [`Sgd`]: plain SGD (micrograd's), momentum, weight decay |
 //! | `adam.rs` | [`Adam`] and [`AdamW`] (decoupled weight decay), sharing one rule |
+//! | `rmsprop.rs` | [`RmsProp`]: PyTorch's RMSProp |
 //! | `schedule.rs` | [`Schedule`]: learning rate as a function of the step |
 //! | `state.rs` | [`OptimizerState`]: what a step depends on, to save and resume a run |
 //!
@@ -40,11 +41,13 @@
 //! ```
 
 mod adam;
+mod rmsprop;
 mod schedule;
 mod sgd;
 mod state;
 
 pub use adam::{Adam, AdamW};
+pub use rmsprop::RmsProp;
 pub use schedule::Schedule;
 pub use sgd::Sgd;
 pub use state::OptimizerState;
