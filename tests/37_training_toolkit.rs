@@ -9,3 +9,5 @@
 
 #[path = "37_training_toolkit/optim.rs"]
 mod optim;
+#[path = "37_training_toolkit/init.rs"]
+mod init;

@@ -9,6 +9,7 @@
 //! |------|---------------|--------|
 //! | `module.rs` | the [`Module`] trait | `class Module` |
 //! | `activation.rs` | [`Activation`]: ReLU, linear, and more | `nonlin=True/False` |
+//! | `init.rs` | [`Init`]: how weights are drawn (micrograd's, Glorot, He) | `random.uniform(-1,1)` |
 //! | `neuron.rs` | [`Neuron`] | `class Neuron` |
 //! | `layer.rs` | [`Layer`] | `class Layer` |
 //! | `mlp.rs` | [`MLP`] | `class MLP` |
@@ -38,6 +39,7 @@
 
 mod activation;
 mod atomic;
+mod init;
 mod layer;
 mod mlp;
 mod model_file;
@@ -46,6 +48,7 @@ mod neuron;
 mod save;
 
 pub use activation::Activation;
+pub use init::Init;
 pub use layer::Layer;
 pub use mlp::MLP;
 pub use module::Module;
