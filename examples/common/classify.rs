@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use micrograd::data::Dataset;
-use micrograd::nn::{Module, MLP};
+use micrograd::nn::{Activation, Init, Module, MLP};
 use micrograd::optim::{check_loss, Optimizer};
 use micrograd::{loss, Value};
 
@@ -125,18 +125,15 @@ pub fn check_digit_labels(data: &Dataset, path: &Path) -> Result {
     }
 }
 
-/// Rescales every weight of `model` by `1/√nin` (nin: the neuron's number of inputs), so
-/// each weight is uniform in ±1/√nin instead of micrograd's ±1: PyTorch's default for a
-/// linear layer. On 200 MNIST images, micrograd's ±1 weights give MLP(784, [32, 10])
-/// first-layer sums with a standard deviation of about 5 and logits of about 9 (up to
-/// 40), so the first softmax outputs are confidently wrong; scaled, both are below 1.
-pub fn scale_initial_weights(model: &MLP) {
-    for neuron in model.layers().iter().flat_map(|layer| layer.neurons()) {
-        let scale = 1.0 / (neuron.nin() as f64).sqrt();
-        for w in neuron.weights() {
-            w.set_data(w.data() * scale);
-        }
-    }
+/// MNIST's network, MLP(784, [32, 10]): a ReLU layer, then linear logits, its weights
+/// drawn with He's uniform initialiser (`Init::HeUniform`: ±√(6/inputs), PyTorch's
+/// `kaiming_uniform_` for ReLU). micrograd's ±1 weights on 784 inputs give first-layer
+/// sums with a standard deviation of about 5 and logits of about 9 (up to 40) on 200
+/// MNIST images, so the first softmax outputs are confidently wrong and one epoch on
+/// 2,000 images reaches 31% held-out accuracy.
+pub fn mnist_model(rng: &mut impl rand::Rng) -> MLP {
+    let layers = [(32, Activation::Relu), (10, Activation::Linear)];
+    MLP::with_init(784, &layers, Init::HeUniform, rng)
 }
 
 /// The loss of one mini-batch: the mean softmax cross-entropy of `model`'s outputs
