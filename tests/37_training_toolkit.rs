@@ -7,7 +7,9 @@
 //! optimisers and `torch.nn.init`), scikit-learn's definitions of the metrics and of
 //! `StandardScaler`, Python's `random`.
 
-#[path = "37_training_toolkit/optim.rs"]
-mod optim;
+#[path = "37_training_toolkit/activation.rs"]
+mod activation;
 #[path = "37_training_toolkit/init.rs"]
 mod init;
+#[path = "37_training_toolkit/optim.rs"]
+mod optim;

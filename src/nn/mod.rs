@@ -8,7 +8,7 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `module.rs` | the [`Module`] trait | `class Module` |
-//! | `activation.rs` | [`Activation`]: ReLU, linear, and more | `nonlin=True/False` |
+//! | `activation.rs` | [`Activation`]: ReLU, linear, and more; [`CustomActivation`], your own | `nonlin=True/False` |
 //! | `init.rs` | [`Init`]: how weights are drawn (micrograd's, Glorot, He) | `random.uniform(-1,1)` |
 //! | `neuron.rs` | [`Neuron`] | `class Neuron` |
 //! | `layer.rs` | [`Layer`] | `class Layer` |
@@ -47,7 +47,7 @@ mod module;
 mod neuron;
 mod save;
 
-pub use activation::Activation;
+pub use activation::{Activation, CustomActivation};
 pub use init::Init;
 pub use layer::Layer;
 pub use mlp::MLP;

@@ -115,8 +115,16 @@ impl Neuron {
 
     /// [`forward`](Neuron::forward) on inputs that the node shares with the other
     /// neurons of its layer (see `engine/neuron.rs`).
+    ///
+    /// A [`Custom`](Activation::Custom) activation is applied to a linear neuron's node.
     pub(crate) fn forward_shared(&self, x: &Rc<NeuronInputs>) -> Result<Value, Error> {
-        Value::shared_neuron(&self.params, x, self.activation)
+        match self.activation {
+            Activation::Custom(custom) => {
+                let sum = Value::shared_neuron(&self.params, x, Activation::Linear)?;
+                Ok(custom.apply(&sum))
+            }
+            activation => Value::shared_neuron(&self.params, x, activation),
+        }
     }
 
     /// The number of inputs (and of weights).

@@ -109,7 +109,10 @@ pub fn clip_grad_norm(params: &[Value], max_norm: f64) -> Result<f64, Error> {
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 pub fn clip_grad_value(params: &[Value], clip: f64) -> Result<(), Error> {
-    Clipping::Value(clip).checked()?.apply_to(params).map(|_| ())
+    Clipping::Value(clip)
+        .checked()?
+        .apply_to(params)
+        .map(|_| ())
 }
 
 /// Any optimiser, its gradients clipped before each step: by global norm

@@ -13,14 +13,20 @@ fn small(init: Init) -> MLP {
 /// The model's weights (not its biases, which start at 0), in parameter order.
 fn weights(model: &MLP) -> Vec<f64> {
     let neurons = model.layers().iter().flat_map(|l| l.neurons());
-    neurons.flat_map(|n| n.weights().iter().map(Value::data)).collect()
+    neurons
+        .flat_map(|n| n.weights().iter().map(Value::data))
+        .collect()
 }
 
 #[test]
 fn the_default_init_is_micrograds_so_pythons_numbers_stay() {
     // random.seed(1337); MLP(2, [16, 16, 1])
     let new = MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337));
-    let layers = [(16, Activation::Relu), (16, Activation::Relu), (1, Activation::Linear)];
+    let layers = [
+        (16, Activation::Relu),
+        (16, Activation::Relu),
+        (1, Activation::Linear),
+    ];
     let with = MLP::with_init(2, &layers, Init::default(), &mut PythonRandom::seed(1337));
     assert_eq!(with.params(), new.params());
 }
@@ -41,7 +47,12 @@ fn glorot_uniform_draws_pythons_uniform_within_the_glorot_bound() {
         -1.1683134099702854,
     ];
     assert_eq!(weights(&small(Init::GlorotUniform)), python);
-    assert!(small(Init::GlorotUniform).layers()[0].neurons()[0].bias().data() == 0.0);
+    assert!(
+        small(Init::GlorotUniform).layers()[0].neurons()[0]
+            .bias()
+            .data()
+            == 0.0
+    );
 }
 
 // random.seed(42)
@@ -76,7 +87,10 @@ fn each_initialiser_has_its_documented_spread() {
     let (fan_in, fan_out) = (200.0_f64, 50.0_f64);
     let cases = [
         (Init::Uniform, 1.0 / 3.0_f64.sqrt()), // uniform(-a, a) has deviation a/√3
-        (Init::GlorotUniform, (6.0 / (fan_in + fan_out)).sqrt() / 3.0_f64.sqrt()),
+        (
+            Init::GlorotUniform,
+            (6.0 / (fan_in + fan_out)).sqrt() / 3.0_f64.sqrt(),
+        ),
         (Init::GlorotNormal, (2.0 / (fan_in + fan_out)).sqrt()),
         (Init::HeUniform, (6.0 / fan_in).sqrt() / 3.0_f64.sqrt()),
         (Init::HeNormal, (2.0 / fan_in).sqrt()),
@@ -86,6 +100,9 @@ fn each_initialiser_has_its_documented_spread() {
         let model = MLP::with_init(200, &layers, init, &mut PythonRandom::seed(7));
         let (mean, got) = mean_std(&weights(&model));
         assert!(mean.abs() < 0.05 * std, "{init:?}: mean {mean}");
-        assert!((got / std - 1.0).abs() < 0.03, "{init:?}: deviation {got}, expected {std}");
+        assert!(
+            (got / std - 1.0).abs() < 0.03,
+            "{init:?}: deviation {got}, expected {std}"
+        );
     }
 }

@@ -69,7 +69,10 @@ fn rmsprop_saved_with_its_state_resumes_bit_for_bit() {
         }
     };
     let model = MLP::new(2, &[3, 1], &mut StdRng::seed_from_u64(1));
-    let mut opt = RmsProp::new(model.parameters(), 0.01).unwrap().momentum(0.9).unwrap();
+    let mut opt = RmsProp::new(model.parameters(), 0.01)
+        .unwrap()
+        .momentum(0.9)
+        .unwrap();
     run(&model, &mut opt, &GRADS[..3]);
     model.save_with(&path, &opt).unwrap();
     run(&model, &mut opt, &GRADS[3..]);
@@ -119,7 +122,10 @@ fn clipping_refuses_a_gradient_that_is_not_finite_and_changes_nothing() {
     set_grad(&params[0], 3.0);
     set_grad(&params[1], f64::INFINITY);
     let err = clip_grad_norm(&params, 1.0).unwrap_err();
-    assert!(matches!(err, Error::NonFiniteUpdate { index: 1, .. }), "{err}");
+    assert!(
+        matches!(err, Error::NonFiniteUpdate { index: 1, .. }),
+        "{err}"
+    );
     assert_eq!(params[0].grad(), 3.0);
     assert!(clip_grad_norm(&params, 0.0).is_err()); // max_norm must be > 0
 }
