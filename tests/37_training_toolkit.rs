@@ -9,6 +9,8 @@
 
 #[path = "37_training_toolkit/activation.rs"]
 mod activation;
+#[path = "37_training_toolkit/data.rs"]
+mod data;
 #[path = "37_training_toolkit/init.rs"]
 mod init;
 #[path = "37_training_toolkit/optim.rs"]
