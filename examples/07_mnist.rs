@@ -51,7 +51,7 @@ use common::classify::{self, MnistRun};
 use common::classify_tape::ImageTape;
 use common::Engine;
 use indicatif::{ProgressBar, ProgressStyle};
-use micrograd::data::{load_mnist, Dataset};
+use micrograd::data::{load_mnist, DataLoader, Dataset};
 use micrograd::prelude::*;
 use rand::{rngs::StdRng, SeedableRng};
 
@@ -112,14 +112,16 @@ fn run() -> common::Result {
 
     let (mut training, mut testing) = (Duration::ZERO, Duration::ZERO);
     let (mut step, mut loss, mut accuracy) = (0, f64::NAN, 0.0);
+    // Mini-batches reshuffled every epoch by the seeded generator.
+    let mut loader = DataLoader::new(&train, t.batch_size, rng)?;
     for epoch in 1..=t.epochs {
-        train.shuffle(&mut rng)?;
-        let bar = progress_bar(epoch, train.len().div_ceil(t.batch_size));
+        let bar = progress_bar(epoch, loader.batches_per_epoch());
         let start = Instant::now();
         let tick = || bar.inc(1);
+        let batches = loader.epoch();
         loss = match &mut tape {
-            Some(tape) => tape.train_epoch(&mut opt, &train, t.batch_size, &mut step, tick)?,
-            None => classify::train_epoch(&model, &mut opt, &train, t.batch_size, &mut step, tick)?,
+            Some(tape) => tape.train_epoch(&mut opt, batches, &mut step, tick)?,
+            None => classify::train_epoch(&model, &mut opt, batches, &mut step, tick)?,
         };
         training += start.elapsed();
         bar.set_message("testing");

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use micrograd::data::Dataset;
+use micrograd::data::{Batch, Dataset};
 use micrograd::nn::{Activation, Init, Module, MLP};
 use micrograd::optim::{check_loss, Optimizer};
 use micrograd::{loss, Value};
@@ -141,7 +141,7 @@ pub fn mnist_model(rng: &mut impl rand::Rng) -> MLP {
 ///
 /// This function builds the whole graph that one training step differentiates; another
 /// engine (a compiled tape, say) can take its place without touching the training loop.
-pub fn batch_loss(model: &MLP, inputs: &[Vec<f64>], labels: &[f64]) -> Result<Value> {
+pub fn batch_loss(model: &MLP, inputs: &[&[f64]], labels: &[f64]) -> Result<Value> {
     let logits = inputs
         .iter()
         .map(|x| model.forward_f64(x))
@@ -150,23 +150,21 @@ pub fn batch_loss(model: &MLP, inputs: &[Vec<f64>], labels: &[f64]) -> Result<Va
     Ok(loss::softmax_cross_entropy_mean(&logits, &classes)?)
 }
 
-/// One epoch of micrograd's training loop over `train`, `batch_size` samples per step:
+/// One epoch of micrograd's training loop over `batches` (a `DataLoader`'s epoch):
 /// for each mini-batch, the loss, its gradients, an update. Counts the steps in `step`,
 /// calls `after_step` after each, and returns the mean of the batch losses. Fails before
 /// any update if a loss is not finite, naming the step.
-pub fn train_epoch(
+pub fn train_epoch<'a>(
     model: &MLP,
     opt: &mut impl Optimizer,
-    train: &Dataset,
-    batch_size: usize,
+    batches: impl ExactSizeIterator<Item = Batch<'a>>,
     step: &mut usize,
     mut after_step: impl FnMut(),
 ) -> Result<f64> {
-    let batches = train.batches(batch_size)?;
     let n = batches.len();
     let mut sum = 0.0;
-    for (inputs, labels) in batches {
-        let loss = batch_loss(model, inputs, labels)?;
+    for batch in batches {
+        let loss = batch_loss(model, &batch.inputs, &batch.labels)?;
         check_loss(*step, loss.data())?;
         opt.zero_grad();
         loss.backward();
