@@ -7,11 +7,22 @@
 //! optimisers and `torch.nn.init`), scikit-learn's definitions of the metrics and of
 //! `StandardScaler`, Python's `random`.
 
-#[path = "37_training_toolkit/activation.rs"]
-mod activation;
-#[path = "37_training_toolkit/data.rs"]
-mod data;
+// How the weights start: micrograd's uniform, Glorot, He.
 #[path = "37_training_toolkit/init.rs"]
 mod init;
+
+// An activation of your own, in a model, on the tape, in a file.
+#[path = "37_training_toolkit/activation.rs"]
+mod activation;
+
+// RMSProp, and clipping the gradients before any step.
 #[path = "37_training_toolkit/optim.rs"]
 mod optim;
+
+// Mini-batches reshuffled every epoch, one-hot labels, standardised features.
+#[path = "37_training_toolkit/data.rs"]
+mod data;
+
+// Predicting and scoring: confusion matrix, accuracy, MSE, MAE.
+#[path = "37_training_toolkit/predict.rs"]
+mod predict;

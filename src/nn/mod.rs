@@ -13,6 +13,8 @@
 //! | `neuron.rs` | [`Neuron`] | `class Neuron` |
 //! | `layer.rs` | [`Layer`] | `class Layer` |
 //! | `mlp.rs` | [`MLP`] | `class MLP` |
+//! | `predict.rs` | [`MLP::predict`], [`MLP::evaluate_classifier`], [`MLP::evaluate_regressor`] | `model(x).data` |
+//! | `predictor.rs` | [`Predictor`]: the forward pass compiled, for many inputs | (none) |
 //! | `save.rs` | [`MLP::save`], [`MLP::from_file`], [`MLP::load`], [`SavedMlp`] | (none) |
 //! | `model_file.rs` | the text of a model file, written and read back | (none) |
 //! | `atomic.rs` | replacing a file safely: write beside it, sync, rename | (none) |
@@ -45,6 +47,8 @@ mod mlp;
 mod model_file;
 mod module;
 mod neuron;
+mod predict;
+mod predictor;
 mod save;
 
 pub use activation::{Activation, CustomActivation};
@@ -53,4 +57,5 @@ pub use layer::Layer;
 pub use mlp::MLP;
 pub use module::Module;
 pub use neuron::Neuron;
+pub use predictor::Predictor;
 pub use save::SavedMlp;
