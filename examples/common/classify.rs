@@ -176,15 +176,10 @@ pub fn train_epoch<'a>(
     Ok(sum / n as f64)
 }
 
-/// The fraction of `data` whose largest output is its label. One sample at a time, so
-/// only one sample's graph is alive at once.
+/// The fraction of `data` whose largest output is its label: the accuracy of
+/// `MLP::evaluate_classifier`'s confusion matrix (one sample's graph at a time).
 pub fn accuracy(model: &MLP, data: &Dataset) -> Result<f64> {
-    let mut correct = 0;
-    for (x, &y) in data.inputs.iter().zip(&data.labels) {
-        let predicted = loss::argmax(&model.forward_f64(x)?)?;
-        correct += usize::from(predicted as f64 == y);
-    }
-    Ok(correct as f64 / data.len() as f64)
+    Ok(model.evaluate_classifier(data)?.accuracy())
 }
 
 /// `MLP(64, [32, 10]): 2410 parameters; 1438 training images, 359 held out`.
