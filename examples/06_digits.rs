@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 use common::classify::{self, Training};
 use common::classify_tape::ImageTape;
 use common::Engine;
-use micrograd::data::{load_csv, Dataset};
+use micrograd::data::{load_csv, DataLoader, Dataset};
 use micrograd::prelude::*;
 use rand::{rngs::StdRng, SeedableRng};
 
@@ -101,13 +101,14 @@ fn run() -> common::Result {
     let start = Instant::now();
     let mut training = Duration::ZERO;
     let (mut step, mut loss, mut accuracy) = (0, f64::NAN, 0.0);
+    // Mini-batches reshuffled every epoch by the seeded generator.
+    let mut loader = DataLoader::new(&train, t.batch_size, rng)?;
     for _ in 0..t.epochs {
-        train.shuffle(&mut rng)?;
         let started = Instant::now();
-        let (size, k) = (t.batch_size, &mut step);
+        let (batches, k) = (loader.epoch(), &mut step);
         loss = match &mut tape {
-            Some(tape) => tape.train_epoch(&mut opt, &train, size, k, || {})?,
-            None => classify::train_epoch(&model, &mut opt, &train, size, k, || {})?,
+            Some(tape) => tape.train_epoch(&mut opt, batches, k, || {})?,
+            None => classify::train_epoch(&model, &mut opt, batches, k, || {})?,
         };
         training += started.elapsed();
         accuracy = match &mut tape {

@@ -82,8 +82,7 @@ fn run() -> common::Result {
 
     // The network and its initial weights, as 07_mnist makes them.
     let mut rng = StdRng::seed_from_u64(t.seed);
-    let model = MLP::new(784, &[32, 10], &mut rng);
-    classify::scale_initial_weights(&model);
+    let model = classify::mnist_model(&mut rng);
     // One image's loss, compiled once: leaves for the pixels, the one-hot label, 1/batch.
     let leaves = |n: usize| (0..n).map(|_| Value::new(0.0)).collect::<Vec<_>>();
     let leaves = [leaves(784), leaves(10), leaves(1)];

@@ -36,6 +36,7 @@ use common::classify::{self, MnistRun};
 use common::classify_tape::ImageTape;
 use common::{cortex_m4, mnist};
 use micrograd::codegen::{CodeGen, Precision, C_FLAGS};
+use micrograd::data::DataLoader;
 use micrograd::prelude::*;
 use micrograd::tape::Tape;
 use rand::{rngs::StdRng, SeedableRng};
@@ -104,16 +105,16 @@ fn run() -> common::Result {
     let (mut train, test) = mnist::load(&dir, t.holdout)?;
     mnist::limit(&mut train, limit)?;
     let mut rng = StdRng::seed_from_u64(t.seed);
-    let model = MLP::new(784, &[32, 10], &mut rng);
-    classify::scale_initial_weights(&model);
+    let model = classify::mnist_model(&mut rng);
     let mut opt = Adam::new(model.parameters(), t.lr)?;
     println!("{}", classify::describe(&model, &train, &test));
     let mut image_tape = ImageTape::compile(&model, t.threads)?;
     image_tape.append_one_hot(&mut train)?;
     let mut step = 0;
+    // Mini-batches reshuffled every epoch by the seeded generator.
+    let mut loader = DataLoader::new(&train, t.batch_size, rng)?;
     for _ in 0..t.epochs {
-        train.shuffle(&mut rng)?;
-        let loss = image_tape.train_epoch(&mut opt, &train, t.batch_size, &mut step, || {})?;
+        let loss = image_tape.train_epoch(&mut opt, loader.epoch(), &mut step, || {})?;
         let accuracy = image_tape.accuracy(&test)?;
         common::print_step(step - 1, loss, Some(accuracy));
     }

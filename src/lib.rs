@@ -100,6 +100,7 @@
 //! | [`data`] | `make_moons` | CSV, MNIST, synthetic data, batches |
 //! | [`codegen`] | — | C that trains a compiled [`tape`] with no Rust, no allocator |
 //! | [`random`] | `random.seed`, `random.uniform` | Python's generator, bit for bit |
+//! | [`metrics`] | — | confusion matrix, accuracy, MSE, MAE (scikit-learn's) |
 //!
 //! [`docs/python-to-rust.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/python-to-rust.md)
 //! maps every line of `engine.py`, `nn.py` and the demo notebook to its Rust counterpart.
@@ -125,6 +126,7 @@ pub mod data;
 pub mod engine;
 mod error;
 pub mod loss;
+pub mod metrics;
 pub mod nn;
 pub mod optim;
 pub mod program;

@@ -58,3 +58,28 @@ pub fn random<R: Rng + ?Sized>(rng: &mut R) -> f64 {
 pub fn uniform<R: Rng + ?Sized>(rng: &mut R, a: f64, b: f64) -> f64 {
     a + (b - a) * random(rng)
 }
+
+/// Python's `random.normalvariate(mu, sigma)` from any generator: a normal deviate by
+/// Kinderman and Monahan's ratio-of-uniforms method, exactly as CPython draws it (two
+/// `random()` a try, until one is accepted), so a
+/// [`PythonRandom`] gives Python's numbers.
+///
+/// ```
+/// use micrograd::random::{normalvariate, PythonRandom};
+/// // Python: random.seed(1); random.normalvariate(0.0, 1.0)
+/// let mut rng = PythonRandom::seed(1);
+/// assert_eq!(normalvariate(&mut rng, 0.0, 1.0), 0.6074558576437062);
+/// ```
+pub fn normalvariate<R: Rng + ?Sized>(rng: &mut R, mu: f64, sigma: f64) -> f64 {
+    // Python: NV_MAGICCONST = 4 * _exp(-0.5) / _sqrt(2.0)
+    let magic = 4.0 * (-0.5f64).exp() / 2.0f64.sqrt();
+    loop {
+        let u1 = random(rng);
+        let u2 = 1.0 - random(rng);
+        let z = magic * (u1 - 0.5) / u2;
+        let zz = z * z / 4.0;
+        if zz <= -u2.ln() {
+            return mu + z * sigma;
+        }
+    }
+}

@@ -9,7 +9,7 @@ use micrograd::optim::{check_loss, Optimizer};
 use micrograd::tape::{Inputs, Tape};
 use micrograd::Value;
 
-use micrograd::data::Dataset;
+use micrograd::data::{one_hot, Batch, Dataset};
 
 use super::Result;
 
@@ -78,16 +78,11 @@ impl ImageTape {
     /// a batch on one thread). Evaluate on images without labels
     /// ([`accuracy`](Self::accuracy)).
     pub fn append_one_hot(&self, data: &mut Dataset) -> Result {
-        let classes = self.sample.len() - self.image.len();
-        for (x, &y) in data.inputs.iter_mut().zip(&data.labels) {
-            if x.len() != self.image.len() {
-                let (got, expected) = (x.len(), self.image.len());
-                return Err(format!("an image of {got} pixels; the model takes {expected}").into());
-            }
-            x.reserve_exact(classes);
-            x.extend(one_hot(y, classes)?);
+        if let Some(x) = data.inputs.iter().find(|x| x.len() != self.image.len()) {
+            let (got, expected) = (x.len(), self.image.len());
+            return Err(format!("an image of {got} pixels; the model takes {expected}").into());
         }
-        Ok(())
+        Ok(data.append_one_hot(self.sample.len() - self.image.len())?)
     }
 
     /// One epoch of mini-batch training, as `classify::train_epoch`: per batch, every
@@ -98,34 +93,34 @@ impl ImageTape {
     /// `Tape::flush_and_step` after every batch. Returns the mean batch loss. `train`'s
     /// rows are images, or images with their one-hot labels appended
     /// ([`append_one_hot`](Self::append_one_hot)).
-    pub fn train_epoch(
+    pub fn train_epoch<'a>(
         &mut self,
         opt: &mut impl Optimizer,
-        train: &Dataset,
-        batch_size: usize,
+        batches: impl ExactSizeIterator<Item = Batch<'a>>,
         step: &mut usize,
         mut after_step: impl FnMut(),
     ) -> Result<f64> {
-        let batches = train.batches(batch_size)?;
         let n = batches.len();
         let mut sum = 0.0;
         let classes = self.sample.len() - self.image.len();
         let mut training = self.tape.train(opt, self.threads)?;
-        for (inputs, labels) in batches {
+        for Batch { inputs, labels } in batches {
             training.set_inputs(&self.scale, &[1.0 / inputs.len() as f64])?;
             let labelled = inputs.iter().all(|x| x.len() == self.sample.len());
             if !labelled {
                 self.rows.resize_with(inputs.len(), Vec::new);
-                for ((row, x), &y) in self.rows.iter_mut().zip(inputs).zip(labels) {
+                for ((row, x), &y) in self.rows.iter_mut().zip(&inputs).zip(&labels) {
                     row.clear();
-                    row.extend(x);
+                    row.extend_from_slice(x);
                     row.extend(one_hot(y, classes)?);
                 }
             }
-            let rows = if labelled { inputs } else { &self.rows[..] };
             // for x, y in batch: loss(x, y).backward()
             // opt.zero_grad(); tape.flush_grads(); opt.step()   (the `Value`s at the end)
-            let losses = training.step(&self.sample, rows)?;
+            let losses = match labelled {
+                true => training.step(&self.sample, &inputs)?,
+                false => training.step(&self.sample, &self.rows)?,
+            };
             let loss = losses.iter().sum();
             check_loss(*step, loss)?;
             sum += loss;
@@ -157,16 +152,6 @@ impl ImageTape {
         }
         Ok(correct as f64 / data.len() as f64)
     }
-}
-
-/// Label `y` as `classes` numbers: 1 at its index, 0 elsewhere; an error for a label
-/// that is no class `0..classes` (its row would be all zeros, and train on nothing).
-fn one_hot(y: f64, classes: usize) -> Result<impl Iterator<Item = f64>> {
-    if !(y >= 0.0 && y.fract() == 0.0 && y < classes as f64) {
-        let message = format!("label {y} is not one of the model's classes 0..{classes}");
-        return Err(message.into());
-    }
-    Ok((0..classes).map(move |c| f64::from(u8::from(c == y as usize))))
 }
 
 /// One image's scaled loss and its logits, from the leaves of the pixels, the one-hot

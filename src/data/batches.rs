@@ -26,13 +26,19 @@ impl Dataset {
         &self,
         batch_size: usize,
     ) -> Result<impl ExactSizeIterator<Item = (&[Vec<f64>], &[f64])>, Error> {
-        if batch_size == 0 {
-            return Err(Error::HyperParameter {
-                name: "batch_size",
-                value: 0.0,
-                expected: "at least 1",
-            });
-        }
+        check_batch_size(batch_size)?;
+        self.check_samples()?;
+        Ok(self
+            .inputs
+            .chunks(batch_size)
+            .zip(self.labels.chunks(batch_size)))
+    }
+}
+
+impl Dataset {
+    /// `Ok` if there is a label per row, at least one sample, and every row has the
+    /// first row's width (see [`batches`](Dataset::batches)).
+    pub(super) fn check_samples(&self) -> Result<(), Error> {
         self.check_lengths()?;
         if self.is_empty() {
             return Err(Error::InvalidInput(
@@ -42,10 +48,18 @@ impl Dataset {
                     .to_string(),
             ));
         }
-        self.check_widths()?;
-        Ok(self
-            .inputs
-            .chunks(batch_size)
-            .zip(self.labels.chunks(batch_size)))
+        self.check_widths()
     }
+}
+
+/// [`Error::HyperParameter`] if `batch_size` is 0.
+pub(super) fn check_batch_size(batch_size: usize) -> Result<(), Error> {
+    if batch_size == 0 {
+        return Err(Error::HyperParameter {
+            name: "batch_size",
+            value: 0.0,
+            expected: "at least 1",
+        });
+    }
+    Ok(())
 }

@@ -17,6 +17,9 @@
 //!
 //! A [`Dataset`] can be [shuffled](Dataset::shuffle), split into a training and a hold-out
 //! part ([`Dataset::split_off_last`]) and walked through in [mini-batches](Dataset::batches).
+//! A [`DataLoader`] hands out mini-batches reshuffled every epoch from a seed;
+//! [`one_hot`] and [`Dataset::append_one_hot`] encode class labels; a [`Standardizer`]
+//! scales features with the training set's mean and deviation.
 //!
 //! ```
 //! let data = micrograd::data::moons100();
@@ -28,7 +31,10 @@ mod csv;
 mod dataset;
 mod gz;
 mod idx;
+mod loader;
 mod moons100;
+mod one_hot;
+mod standardize;
 mod synthetic;
 
 pub use csv::{load_csv, parse_csv};
@@ -38,7 +44,10 @@ pub use idx::{
     load_idx_images, load_idx_labels, load_mnist, parse_idx_images, parse_idx_labels, IdxImages,
     IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC,
 };
+pub use loader::{Batch, DataLoader};
 pub use moons100::moons100;
+pub use one_hot::one_hot;
+pub use standardize::Standardizer;
 pub use synthetic::{make_circles, make_moons, xor, MAX_SAMPLES};
 
 use std::path::Path;

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use rand::Rng;
 
 use super::neuron::check_width;
-use super::{Activation, Module, Neuron};
+use super::{Activation, Init, Module, Neuron};
 use crate::engine::neuron::NeuronInputs;
 use crate::{Error, Value};
 
@@ -47,10 +47,34 @@ impl Layer {
         activation: Activation,
         rng: &mut R,
     ) -> Layer {
+        Layer::with_init(nin, nout, activation, Init::Uniform, rng)
+    }
+
+    /// [`Layer::new`] with its weights drawn as `init` says (fan in `nin`, fan out
+    /// `nout`), in the same order.
+    ///
+    /// # Panics
+    ///
+    /// As [`Layer::new`].
+    ///
+    /// ```
+    /// use micrograd::nn::{Activation, Init, Layer};
+    /// use rand::{rngs::StdRng, SeedableRng};
+    /// let layer = Layer::with_init(100, 4, Activation::Relu, Init::HeUniform, &mut StdRng::seed_from_u64(0));
+    /// let bound = (6.0f64 / 100.0).sqrt();
+    /// assert!(layer.neurons().iter().all(|n| n.weights().iter().all(|w| w.data().abs() <= bound)));
+    /// ```
+    pub fn with_init<R: Rng + ?Sized>(
+        nin: usize,
+        nout: usize,
+        activation: Activation,
+        init: Init,
+        rng: &mut R,
+    ) -> Layer {
         Layer {
             nin,
             neurons: (0..nout)
-                .map(|_| Neuron::new(nin, activation, rng))
+                .map(|_| Neuron::drawn(nin, activation, || init.draw(nin, nout, rng)))
                 .collect(),
         }
     }

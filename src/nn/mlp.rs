@@ -6,7 +6,7 @@ use rand::Rng;
 
 use super::layer::{leaves, write_list};
 use super::neuron::check_width;
-use super::{Activation, Layer, Module};
+use super::{Activation, Init, Layer, Module};
 use crate::engine::neuron::NeuronInputs;
 use crate::{Error, Value};
 
@@ -102,10 +102,36 @@ impl MLP {
         layers: &[(usize, Activation)],
         rng: &mut R,
     ) -> MLP {
+        MLP::with_init(nin, layers, Init::Uniform, rng)
+    }
+
+    /// [`MLP::with_activations`] with the weights drawn as `init` says (Glorot, He, ...),
+    /// in the same order; biases are 0. `Init::Uniform` is `with_activations` itself.
+    ///
+    /// # Panics
+    ///
+    /// As [`MLP::with_activations`].
+    ///
+    /// ```
+    /// use micrograd::prelude::*;
+    /// use micrograd::nn::Init;
+    /// use rand::{rngs::StdRng, SeedableRng};
+    /// // PyTorch: nn.init.kaiming_uniform_(w, nonlinearity='relu') on every layer
+    /// let layers = [(32, Activation::Relu), (10, Activation::Linear)];
+    /// let model = MLP::with_init(784, &layers, Init::HeUniform, &mut StdRng::seed_from_u64(0));
+    /// let first = model.layers()[0].neurons()[0].weights()[0].data();
+    /// assert!(first.abs() <= (6.0f64 / 784.0).sqrt());
+    /// ```
+    pub fn with_init<R: Rng + ?Sized>(
+        nin: usize,
+        layers: &[(usize, Activation)],
+        init: Init,
+        rng: &mut R,
+    ) -> MLP {
         let mut width = nin;
         let mut built = Vec::with_capacity(layers.len());
         for &(nout, activation) in layers {
-            built.push(Layer::new(width, nout, activation, rng));
+            built.push(Layer::with_init(width, nout, activation, init, rng));
             width = nout;
         }
         MLP { nin, layers: built }

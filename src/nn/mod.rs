@@ -8,11 +8,14 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `module.rs` | the [`Module`] trait | `class Module` |
-//! | `activation.rs` | [`Activation`]: ReLU, linear, and more | `nonlin=True/False` |
+//! | `activation.rs` | [`Activation`]: ReLU, linear, and more; [`CustomActivation`], your own | `nonlin=True/False` |
+//! | `init.rs` | [`Init`]: how weights are drawn (micrograd's, Glorot, He) | `random.uniform(-1,1)` |
 //! | `neuron.rs` | [`Neuron`] | `class Neuron` |
 //! | `one_node.rs` | [`Value::neuron`](crate::Value::neuron): a neuron as one node of the graph | `Neuron.__call__` |
 //! | `layer.rs` | [`Layer`] | `class Layer` |
 //! | `mlp.rs` | [`MLP`] | `class MLP` |
+//! | `predict.rs` | [`MLP::predict`], [`MLP::evaluate_classifier`], [`MLP::evaluate_regressor`] | `model(x).data` |
+//! | `predictor.rs` | [`Predictor`]: the forward pass compiled, for many inputs | (none) |
 //! | `save.rs` | [`MLP::save`], [`MLP::from_file`], [`MLP::load`], [`SavedMlp`] | (none) |
 //! | `model_file.rs` | the text of a model file, written and read back | (none) |
 //! | `atomic.rs` | replacing a file safely: write beside it, sync, rename | (none) |
@@ -39,17 +42,22 @@
 
 mod activation;
 pub(crate) mod atomic;
+mod init;
 mod layer;
 mod mlp;
 mod model_file;
 mod module;
 mod neuron;
 mod one_node;
+mod predict;
+mod predictor;
 mod save;
 
-pub use activation::Activation;
+pub use activation::{Activation, CustomActivation};
+pub use init::Init;
 pub use layer::Layer;
 pub use mlp::MLP;
 pub use module::Module;
 pub use neuron::Neuron;
+pub use predictor::Predictor;
 pub use save::SavedMlp;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use super::save::{describe_header, parameter_count, SavedMlp};
-use super::Activation;
+use super::{Activation, CustomActivation};
 use crate::error::quote;
 use crate::optim::OptimizerState;
 use crate::Error;
@@ -293,8 +293,9 @@ impl ModelReader {
         }
     }
 
-    /// The header: line 1 (the format's name and version) and, in version 2, the shape.
-    pub(super) fn header(&mut self) -> Result<Header, Error> {
+    /// The header: line 1 (the format's name and version) and, in version 2, the shape,
+    /// its activations those built in or those of `custom`.
+    pub(super) fn header(&mut self, custom: &[CustomActivation]) -> Result<Header, Error> {
         let first = self.next_line()?.unwrap_or("").to_owned();
         let expected = format!("expected a first line `{MAGIC} version {VERSION}`");
         let Some(rest) = first.strip_prefix(MAGIC).and_then(|r| r.strip_prefix(' ')) else {
@@ -344,11 +345,16 @@ impl ModelReader {
                 );
                 return Err(self.error_at(self.line, 1, message));
             };
-            let Some(activation) = parse_activation(activation) else {
+            let Some(activation) = Activation::named(activation, custom) else {
                 let message = format!(
-                    "unknown activation {}; expected ReLU, LeakyReLU(SLOPE), Tanh, Sigmoid \
-                     or Linear",
-                    quote(activation)
+                    "unknown activation {}; expected ReLU, LeakyReLU(SLOPE), Tanh, Sigmoid, \
+                     Linear{}; if it is an activation of your own, pass it to \
+                     MLP::from_file_with_activations",
+                    quote(activation),
+                    custom
+                        .iter()
+                        .map(|c| format!(" or {}", c.name()))
+                        .collect::<String>()
                 );
                 return Err(self.error_at(self.line, 8 + width.len(), message));
             };
@@ -523,21 +529,5 @@ impl ModelReader {
             }
         }
         Ok(None)
-    }
-}
-
-/// An [`Activation`] from its display name: `ReLU`, `LeakyReLU(0.01)`, `Tanh`, `Sigmoid`,
-/// `Linear`.
-fn parse_activation(name: &str) -> Option<Activation> {
-    match name {
-        "ReLU" => Some(Activation::Relu),
-        "Tanh" => Some(Activation::Tanh),
-        "Sigmoid" => Some(Activation::Sigmoid),
-        "Linear" => Some(Activation::Linear),
-        _ => {
-            let slope = name.strip_prefix("LeakyReLU(")?.strip_suffix(')')?;
-            let slope = slope.parse::<f64>().ok().filter(|s| s.is_finite())?;
-            Some(Activation::LeakyRelu(slope))
-        }
     }
 }

@@ -75,16 +75,21 @@ impl Neuron {
     /// read from data can be checked with `f64::is_finite` first, or the model built
     /// with [`MLP::from_saved`](super::MLP::from_saved), which returns an error.
     pub fn new<R: Rng + ?Sized>(nin: usize, activation: Activation, rng: &mut R) -> Neuron {
-        if let Activation::LeakyRelu(slope) = activation {
-            assert!(
-                slope.is_finite(),
-                "a neuron with the activation {activation}: the slope must be a finite \
-                 number, such as Activation::LeakyRelu(0.01)"
-            );
-        }
-        let w: Vec<Value> = (0..nin)
-            .map(|_| Value::new(uniform(rng, -1.0, 1.0)))
-            .collect();
+        Neuron::drawn(nin, activation, || uniform(rng, -1.0, 1.0))
+    }
+
+    /// A neuron of `nin` weights, each `draw()` in turn, and bias 0.
+    ///
+    /// # Panics
+    ///
+    /// As [`Neuron::new`].
+    pub(super) fn drawn(
+        nin: usize,
+        activation: Activation,
+        mut draw: impl FnMut() -> f64,
+    ) -> Neuron {
+        check_activation(activation);
+        let w: Vec<Value> = (0..nin).map(|_| Value::new(draw())).collect();
         Neuron {
             params: Rc::new(NeuronParams::new(&Value::new(0.0), &w)),
             activation,
@@ -110,8 +115,16 @@ impl Neuron {
 
     /// [`forward`](Neuron::forward) on inputs that the node shares with the other
     /// neurons of its layer (see `engine/neuron.rs`).
+    ///
+    /// A [`Custom`](Activation::Custom) activation is applied to a linear neuron's node.
     pub(crate) fn forward_shared(&self, x: &Rc<NeuronInputs>) -> Result<Value, Error> {
-        Value::shared_neuron(&self.params, x, self.activation)
+        match self.activation {
+            Activation::Custom(custom) => {
+                let sum = Value::shared_neuron(&self.params, x, Activation::Linear)?;
+                Ok(custom.apply(&sum))
+            }
+            activation => Value::shared_neuron(&self.params, x, activation),
+        }
     }
 
     /// The number of inputs (and of weights).
@@ -132,6 +145,18 @@ impl Neuron {
     /// The nonlinearity applied to the weighted sum.
     pub fn activation(&self) -> Activation {
         self.activation
+    }
+}
+
+/// Panics if `activation` is a [`LeakyRelu`](Activation::LeakyRelu) whose slope is not
+/// finite (see [`Neuron::new`]).
+fn check_activation(activation: Activation) {
+    if let Activation::LeakyRelu(slope) = activation {
+        assert!(
+            slope.is_finite(),
+            "a neuron with the activation {activation}: the slope must be a finite \
+             number, such as Activation::LeakyRelu(0.01)"
+        );
     }
 }
 

@@ -72,16 +72,18 @@ impl Value {
         inputs: &Rc<NeuronInputs>,
         activation: Activation,
     ) -> Result<Value, Error> {
-        // (A leaky ReLU's derivative needs the sum, which a neuron node does not keep.)
+        // (A leaky ReLU's derivative needs the sum, which a neuron node does not keep;
+        // your own activation is a graph of its own, applied to the sum.)
         let act = match activation {
             Activation::Relu => Act::Relu,
             Activation::Tanh => Act::Tanh,
             Activation::Sigmoid => Act::Sigmoid,
-            Activation::Linear | Activation::LeakyRelu(_) => Act::Linear,
+            Activation::Linear | Activation::LeakyRelu(_) | Activation::Custom(_) => Act::Linear,
         };
         let out = Value::neuron_node(params, inputs, act)?;
         Ok(match activation {
             Activation::LeakyRelu(slope) => out.leaky_relu(slope),
+            Activation::Custom(custom) => custom.apply(&out),
             _ => out,
         })
     }

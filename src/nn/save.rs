@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::atomic::write_atomically;
 use super::model_file::{check_state, write_model, Header, ModelReader};
-use super::{Activation, Module, MLP};
+use super::{Activation, CustomActivation, Module, MLP};
 use crate::optim::{Optimizer, OptimizerState};
 use crate::{Error, Value};
 
@@ -100,10 +100,10 @@ impl MLP {
     ///
     /// The header gives the input width, then each layer's width and activation (as
     /// [`Activation`] displays it: `ReLU`, `LeakyReLU(0.01)`, `Tanh`, `Sigmoid`,
-    /// `Linear`), then the number of parameters. Then one parameter per line in
-    /// [`Module::parameters`] order (layer by layer, neuron by neuron, weights then bias),
-    /// written with Rust's shortest round-trip formatting, so loading gives back the exact
-    /// bits. [`MLP::save_with`] appends the optimiser's state.
+    /// `Linear`, or the name of a [`CustomActivation`]), then the number of parameters.
+    /// Then one parameter per line in [`Module::parameters`] order (layer by layer,
+    /// neuron by neuron, weights then bias), written with Rust's shortest round-trip
+    /// formatting, so loading gives back the exact bits. [`MLP::save_with`] appends the optimiser's state.
     ///
     /// ```
     /// use micrograd::prelude::*;
@@ -187,9 +187,46 @@ impl MLP {
     /// state (`steps`, or a hyper-parameter such as `lr`) is given twice, or if it is a
     /// version-1 file, which does not record the activations
     /// (load it with [`load`](MLP::load) into a model built as it was, then save it again).
+    ///
+    /// A model with an activation of your own needs
+    /// [`from_file_with_activations`](MLP::from_file_with_activations).
     pub fn from_file(path: impl AsRef<Path>) -> Result<MLP, Error> {
+        MLP::from_file_with_activations(path, &[])
+    }
+
+    /// [`from_file`](MLP::from_file) for a model whose layers may have activations of
+    /// your own: the file names them, and `custom` gives the one of each name.
+    ///
+    /// # Errors
+    ///
+    /// As [`from_file`](MLP::from_file); an activation that is neither built in nor in
+    /// `custom` is an [`Error::Parse`] naming it, on its line.
+    ///
+    /// ```
+    /// use micrograd::prelude::*;
+    /// use micrograd::nn::CustomActivation;
+    /// use rand::{rngs::StdRng, SeedableRng};
+    /// fn softplus(x: &Value) -> Value {
+    ///     (x.exp() + 1.0).ln()
+    /// }
+    /// let softplus = CustomActivation::new("Softplus", softplus);
+    /// let layers = [(3, Activation::Custom(softplus)), (1, Activation::Linear)];
+    /// let model = MLP::with_activations(2, &layers, &mut StdRng::seed_from_u64(0));
+    /// let path = std::env::temp_dir().join("micrograd-doctest-softplus.txt");
+    /// model.save(&path)?;                                   // `layer 3 Softplus`
+    /// let err = MLP::from_file(&path).unwrap_err();         // which function is that?
+    /// assert!(err.to_string().contains("unknown activation `Softplus`"), "{err}");
+    /// let loaded = MLP::from_file_with_activations(&path, &[softplus])?;
+    /// assert_eq!(loaded.to_saved(), model.to_saved());
+    /// # std::fs::remove_file(&path).ok();
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn from_file_with_activations(
+        path: impl AsRef<Path>,
+        custom: &[CustomActivation],
+    ) -> Result<MLP, Error> {
         let mut file = ModelReader::open(path.as_ref())?;
-        let header = file.header()?;
+        let header = file.header(custom)?;
         let layers = (header.layers.iter())
             .map(|&(width, activation)| activation.map(|a| (width, a)))
             .collect::<Option<Vec<_>>>()
@@ -284,7 +321,14 @@ impl MLP {
 
     /// The parameters in `file`, after checking its shape against this model's.
     fn read_parameters(&self, file: &mut ModelReader) -> Result<Vec<f64>, Error> {
-        let header = file.header()?;
+        // The model's own activations are the ones its file may name.
+        let custom: Vec<CustomActivation> = (self.layer_specs().into_iter())
+            .filter_map(|(_, a)| match a {
+                Activation::Custom(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        let header = file.header(&custom)?;
         let expected = describe(self.nin(), &self.layer_specs());
         let found = describe_header(&header);
         let widths_match =

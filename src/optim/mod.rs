@@ -6,6 +6,8 @@
 //! | `mod.rs` | the [`Optimizer`] trait, [`check_loss`], the shared checked update |
 //! | `sgd.rs` | [`Sgd`]: plain SGD (micrograd's), momentum, weight decay |
 //! | `adam.rs` | [`Adam`] and [`AdamW`] (decoupled weight decay), sharing one rule |
+//! | `rmsprop.rs` | [`RmsProp`]: PyTorch's RMSProp |
+//! | `clip.rs` | [`Clip`], [`clip_grad_norm`], [`clip_grad_value`]: gradient clipping before any optimiser's step |
 //! | `schedule.rs` | [`Schedule`]: learning rate as a function of the step |
 //! | `state.rs` | [`OptimizerState`]: what a step depends on, to save and resume a run |
 //!
@@ -40,11 +42,15 @@
 //! ```
 
 mod adam;
+mod clip;
+mod rmsprop;
 mod schedule;
 mod sgd;
 mod state;
 
 pub use adam::{Adam, AdamW};
+pub use clip::{clip_grad_norm, clip_grad_value, Clip, Clipping};
+pub use rmsprop::RmsProp;
 pub use schedule::Schedule;
 pub use sgd::Sgd;
 pub use state::OptimizerState;
