@@ -1,0 +1,207 @@
+//! Lesson 36: nothing is silently lost or wrong. A panic in your own op's closure, a
+//! file cut short, a link planted where a file is written, a label Graphviz cannot
+//! read: each gives a clear error (or a correct result), never a quiet wrong number.
+//!
+//! Python micrograd has no such guards; the loops these tests mirror are micrograd's
+//! `for x, y in batch: loss(x, y).backward()` and `p.data -= lr * p.grad`.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use micrograd::prelude::*;
+use micrograd::tape::{Inputs, Tape};
+use rand::{rngs::StdRng, RngExt, SeedableRng};
+
+// ----- a panic in your own op's closure -----
+
+/// The first feature a sample gives to make the custom op's closure panic.
+const BOOM: f64 = 999.0;
+
+/// Which closure of the custom op panics on a sample whose first feature is [`BOOM`].
+#[derive(Clone, Copy, Debug)]
+enum Panics {
+    Forward,
+    Gradient,
+}
+
+/// An MLP(4, [16, 16, 1]) (its hidden layers are the tape's 16-wide layers) and its
+/// squared error `(model([picky(x0), x1, x2, x3]) - y)^2` on one sample, compiled;
+/// `picky` is the identity, written as a custom op whose `which` closure panics on
+/// [`BOOM`] (the gradient closure after the model's weights got theirs). The leaves a
+/// sample fills: 4 features, then the target.
+fn picky_tape(which: Panics) -> (MLP, Tape, Inputs) {
+    let model = MLP::new(4, &[16, 16, 1], &mut StdRng::seed_from_u64(36));
+    let x: Vec<Value> = (0..5).map(|_| Value::new(0.0)).collect();
+    let forward = move |p: &[f64]| match which {
+        Panics::Forward if p[0] == BOOM => panic!("picky: forward of {BOOM}"),
+        _ => p[0],
+    };
+    let gradient = move |p: &[f64], _: f64, d: &mut [f64]| match which {
+        Panics::Gradient if p[0] == BOOM => panic!("picky: gradient at {BOOM}"),
+        _ => d[0] = 1.0,
+    };
+    let mut features = x[..4].to_vec();
+    features[0] = Value::custom("picky", &[&x[0]], forward, gradient);
+    let out = &model.forward(&features).unwrap()[0];
+    let tape = Tape::compile(&(out - &x[4]).powi(2)).unwrap();
+    let inputs = tape.inputs(&x).unwrap();
+    (model, tape, inputs)
+}
+
+/// `n` samples of 4 features and a target, numbers of very different sizes (so that
+/// adding the same gradients in another order changes bits), from `seed`.
+fn samples(n: usize, seed: u64) -> Vec<[f64; 5]> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut number = move || rng.random_range(-1.0..1.0) * 10f64.powi(rng.random_range(-2..3));
+    (0..n).map(|_| std::array::from_fn(|_| number())).collect()
+}
+
+/// `samples(n, seed)` with sample `bad` made to panic.
+fn with_boom(n: usize, seed: u64, bad: usize) -> Vec<[f64; 5]> {
+    let mut data = samples(n, seed);
+    data[bad][0] = BOOM;
+    data
+}
+
+/// The bits of numbers, to compare them exactly.
+fn bits(xs: impl IntoIterator<Item = f64>) -> Vec<u64> {
+    xs.into_iter().map(f64::to_bits).collect()
+}
+
+/// The bits of a model's parameters' data and grads.
+fn model_bits(model: &MLP) -> (Vec<u64>, Vec<u64>) {
+    let params = model.parameters();
+    (
+        bits(params.iter().map(Value::data)),
+        bits(params.iter().map(Value::grad)),
+    )
+}
+
+// for x, y in batch: loss(x, y).backward()   where one sample's op panics, caught
+#[test]
+fn after_a_batch_that_panicked_the_next_batch_is_exact_on_any_threads() {
+    // 70 samples: several chunks, the panic in the third. Afterwards the tape must give
+    // what a tape that never met the panic gives, bit for bit.
+    let (good, bad) = (samples(70, 1), with_boom(70, 2, 37));
+    for which in [Panics::Forward, Panics::Gradient] {
+        let (model, mut tape, inputs) = picky_tape(which);
+        let losses = tape.accumulate_batch(&inputs, &good, 1).unwrap();
+        tape.flush_grads();
+        let expected = (bits(losses), model_bits(&model));
+        for threads in [1, 2, 16] {
+            let (model, mut tape, inputs) = picky_tape(which);
+            tape.accumulate_batch(&inputs, &good, threads).unwrap();
+            let batch = catch_unwind(AssertUnwindSafe(|| {
+                tape.accumulate_batch(&inputs, &bad, threads)
+            }));
+            assert!(batch.is_err(), "{which:?} on {threads} threads");
+            let losses = tape.accumulate_batch(&inputs, &good, threads).unwrap();
+            tape.flush_grads();
+            let got = (bits(losses), model_bits(&model));
+            assert!(got == expected, "{which:?} on {threads} threads");
+        }
+    }
+}
+
+/// `steps` steps of Adam through a `Training` on 2 threads, a batch each; the batches
+/// named in `panicking` panic (caught, the training goes on). Returns the model.
+fn train(which: Panics, batches: &[Vec<[f64; 5]>], panicking: &[usize]) -> MLP {
+    let (model, mut tape, inputs) = picky_tape(which);
+    let mut adam = Adam::new(model.parameters(), 0.01).unwrap();
+    let mut training = tape.train(&mut adam, 2).unwrap();
+    for (i, batch) in batches.iter().enumerate() {
+        let step = catch_unwind(AssertUnwindSafe(|| training.step(&inputs, batch)));
+        match step {
+            Ok(losses) => assert!(losses.is_ok(), "{losses:?}"),
+            Err(_) => assert!(panicking.contains(&i), "batch {i} panicked"),
+        }
+    }
+    training.finish();
+    model
+}
+
+// for batch in batches: zero_grad(); sum(loss(x, y)).backward(); adam.step()
+#[test]
+fn a_training_step_that_panicked_takes_no_step_and_the_next_steps_are_exact() {
+    let (b0, b1, b2) = (samples(40, 5), samples(40, 6), samples(40, 7));
+    let boom = with_boom(40, 8, 20);
+    for which in [Panics::Forward, Panics::Gradient] {
+        let clean = train(which, &[b0.clone(), b1.clone(), b2.clone()], &[]);
+        let batches = [b0.clone(), boom.clone(), b1.clone(), b2.clone()];
+        let interrupted = train(which, &batches, &[1]);
+        assert!(model_bits(&interrupted) == model_bits(&clean), "{which:?}");
+    }
+}
+
+// A panic that leaves the loop drops the Training on its way out: the parameters get
+// the numbers of the last step that finished, as `finish()` would have given them.
+#[test]
+fn a_training_dropped_by_a_panic_writes_the_last_finished_step() {
+    let (b0, boom) = (samples(40, 9), with_boom(40, 10, 3));
+    let clean = train(Panics::Gradient, std::slice::from_ref(&b0), &[]);
+    let (model, mut tape, inputs) = picky_tape(Panics::Gradient);
+    let mut adam = Adam::new(model.parameters(), 0.01).unwrap();
+    let run = catch_unwind(AssertUnwindSafe(|| {
+        let mut training = tape.train(&mut adam, 2).unwrap();
+        training.step(&inputs, &b0).unwrap();
+        training.step(&inputs, &boom).unwrap();
+    }));
+    assert!(run.is_err());
+    assert!(model_bits(&model) == model_bits(&clean));
+    // The tape and the optimiser go on from there, as after a finished training.
+    let more = [b0.clone(), samples(40, 11)];
+    let clean = train(Panics::Gradient, &more, &[]);
+    tape.accumulate_batch(&inputs, &more[1], 2).unwrap();
+    tape.flush_and_step(&mut adam, 2).unwrap();
+    assert!(model_bits(&model) == model_bits(&clean));
+}
+
+// After any of these panics, the graph built again gives the same numbers as the tape.
+#[test]
+fn after_a_tape_panicked_the_graph_and_the_tape_agree_again() {
+    for which in [Panics::Forward, Panics::Gradient] {
+        let (model, mut tape, inputs) = picky_tape(which);
+        let boom = with_boom(1, 12, 0);
+        tape.set_inputs(&inputs, &boom[0]).unwrap();
+        let run = catch_unwind(AssertUnwindSafe(|| tape.accumulate()));
+        assert!(run.is_err(), "{which:?}");
+        tape.flush_grads(); // (hands over nothing: the run's part was dropped)
+        let sample = samples(1, 13)[0];
+        tape.set_inputs(&inputs, &sample).unwrap();
+        let on_tape = tape.evaluate().unwrap();
+        tape.backward().unwrap(); // (into grads that are 0, as the flush left them)
+        let tape_grads = model_bits(&model).1;
+        // The graph, built again on the same sample.
+        model.zero_grad();
+        let x: Vec<Value> = sample.iter().map(|&s| Value::new(s)).collect();
+        let out = &model.forward(&x[..4]).unwrap()[0]; // (picky is the identity)
+        let loss = (out - &x[4]).powi(2);
+        loss.backward();
+        assert_eq!(loss.data().to_bits(), on_tape.to_bits(), "{which:?}");
+        assert!(model_bits(&model).1 == tape_grads, "{which:?}");
+    }
+}
+
+// Tape::check builds your graph again with your closure: if it panics, the leaves get
+// back their data and grads, and the tape its sums, as when it returns.
+#[test]
+fn a_check_whose_build_panics_puts_the_leaves_and_the_sums_back() {
+    let (model, mut tape, inputs) = picky_tape(Panics::Gradient);
+    tape.accumulate_batch(&inputs, &samples(5, 14), 1).unwrap();
+    let sums = bits(tape.leaf_grads().iter().copied());
+    for p in model.parameters() {
+        p.set_grad(0.5);
+    }
+    let before = model_bits(&model);
+    let check = catch_unwind(AssertUnwindSafe(|| {
+        tape.check(|| -> Result<Value, Error> { panic!("a build that panics") })
+    }));
+    assert!(check.is_err());
+    assert!(model_bits(&model) == before);
+    assert!(bits(tape.leaf_grads().iter().copied()) == sums);
+    // The op's own gradient closure panicking inside the check: the same.
+    tape.set_inputs(&inputs, &with_boom(1, 15, 0)[0]).unwrap();
+    let check = catch_unwind(AssertUnwindSafe(|| tape.check(|| Ok(Value::new(0.0)))));
+    assert!(check.is_err());
+    assert!(model_bits(&model) == before);
+    assert!(bits(tape.leaf_grads().iter().copied()) == sums);
+}
