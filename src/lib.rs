@@ -124,6 +124,7 @@ pub mod codegen;
 pub mod data;
 pub mod engine;
 mod error;
+mod files;
 pub mod loss;
 pub mod nn;
 pub mod optim;

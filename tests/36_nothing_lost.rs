@@ -205,3 +205,66 @@ fn a_check_whose_build_panics_puts_the_leaves_and_the_sums_back() {
     assert!(model_bits(&model) == before);
     assert!(bits(tape.leaf_grads().iter().copied()) == sums);
 }
+
+// ----- a link planted where a file is written -----
+
+// A save writes a temporary file beside its file and renames it over it. Another user
+// of the folder (/tmp, a shared project) who plants a link where that temporary file
+// goes must not get the model, or the C, written into the file the link points to.
+#[cfg(unix)]
+#[test]
+fn links_planted_at_the_temporary_files_names_are_never_written_through() {
+    use micrograd::codegen::CodeGen;
+    let dir = std::env::temp_dir().join(format!("micrograd-36-links-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let files = ["model.txt", "net.h", "net.c"];
+    let mut planted = Vec::new();
+    for name in files {
+        // The names saves used to take (`.NAME.tmp-PID-N`), and some an attacker might
+        // guess of those they take now.
+        let old = (0..64).map(|n| format!(".{name}.tmp-{}-{n}", std::process::id()));
+        let guessed = ["0000000000000000", "ffffffffffffffff", "0123456789abcdef"]
+            .map(|digits| format!(".{name}.tmp-{digits}"));
+        for link in old.chain(guessed) {
+            std::os::unix::fs::symlink(&victim, dir.join(&link)).unwrap();
+            planted.push(link);
+        }
+    }
+    let model = MLP::new(2, &[3, 1], &mut StdRng::seed_from_u64(36));
+    let adam = Adam::new(model.parameters(), 0.01).unwrap();
+    model.save(dir.join("model.txt")).unwrap();
+    model.save_with(dir.join("model.txt"), &adam).unwrap();
+    let x = [Value::new(0.5), Value::new(-1.0)];
+    let tape = Tape::compile(&model.forward(&x).unwrap()[0]).unwrap();
+    let code = CodeGen::new(&tape, "net")
+        .parameters(&model.parameters())
+        .generate()
+        .unwrap();
+    code.write_to(&dir).unwrap();
+
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    let loaded = MLP::from_file(dir.join("model.txt")).unwrap();
+    assert!(model_bits(&loaded).0 == model_bits(&model).0);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("net.c")).unwrap(),
+        code.source
+    );
+    // Nothing else is left in the folder, and every link is still a link.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    let mut expected: Vec<String> = files.iter().map(|f| f.to_string()).collect();
+    expected.push("victim.txt".to_owned());
+    expected.extend(planted.iter().cloned());
+    names.sort();
+    expected.sort();
+    assert_eq!(names, expected);
+    for link in &planted {
+        let meta = std::fs::symlink_metadata(dir.join(link)).unwrap();
+        assert!(meta.file_type().is_symlink(), "{link}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -49,6 +49,8 @@ mod source;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::files::write_atomically;
+
 pub use ops::Precision;
 
 /// The flags to compile the generated C with (GCC's and Clang's spelling): C99 with
@@ -281,10 +283,7 @@ impl CCode {
     pub fn write_to(&self, dir: &Path) -> Result<[PathBuf; 2], Error> {
         let write = |ext: &str, text: &str| {
             let path = dir.join(format!("{}.{ext}", self.name));
-            std::fs::write(&path, text).map_err(|source| Error::Write {
-                path: path.clone(),
-                source,
-            })?;
+            write_atomically(&path, |out| out.write_all(text.as_bytes()))?;
             Ok(path)
         };
         Ok([write("h", &self.header)?, write("c", &self.source)?])

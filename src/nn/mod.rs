@@ -14,7 +14,6 @@
 //! | `mlp.rs` | [`MLP`] | `class MLP` |
 //! | `save.rs` | [`MLP::save`], [`MLP::from_file`], [`MLP::load`], [`SavedMlp`] | (none) |
 //! | `model_file.rs` | the text of a model file, written and read back | (none) |
-//! | `atomic.rs` | replacing a file safely: write beside it, sync, rename | (none) |
 //!
 //! Differences from Python, all on purpose: a wrong input width is an
 //! [`Error::InputWidth`](crate::Error::InputWidth) instead of a silent truncation by
@@ -37,7 +36,6 @@
 //! ```
 
 mod activation;
-mod atomic;
 mod layer;
 mod mlp;
 mod model_file;

@@ -1,13 +1,13 @@
 //! Saving an [`MLP`] (and, if asked, its optimiser's state) to a text file, and loading
 //! it back. The format is described on [`MLP::save`]; [`SavedMlp`] is the same content
 //! as plain data (with the `serde` feature, for JSON or any other serde format).
-//! `model_file.rs` writes and reads the text, `atomic.rs` replaces a file safely.
+//! `model_file.rs` writes and reads the text, `crate::files` replaces a file safely.
 
 use std::path::Path;
 
-use super::atomic::write_atomically;
 use super::model_file::{check_state, write_model, Header, ModelReader};
 use super::{Activation, Module, MLP};
+use crate::files::write_atomically;
 use crate::optim::{Optimizer, OptimizerState};
 use crate::{Error, Value};
 
@@ -77,12 +77,16 @@ impl MLP {
     }
 
     /// Writes the model to `path`, replacing the file if it exists, but never leaving it
-    /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-…`, `NAME`
-    /// cut short if the whole would be longer than 255 bytes), which
+    /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-` and 16
+    /// hex digits, `NAME` cut short if the whole would be longer than 255 bytes), which
     /// is flushed, synced to disk and then renamed over `path`. If anything fails, the
-    /// old file is untouched and the temporary one removed. A file replaced keeps its
-    /// permissions (on Unix its mode, e.g. `0o600`; not its owner). If `path` is a
-    /// symbolic link, the file it points to is replaced so, and the link kept.
+    /// old file is untouched and the temporary one removed. The temporary file is a new
+    /// one, created exclusively under a name no other process can predict: never a file
+    /// or a link someone put there (such a name is passed over for another). A file
+    /// replaced keeps its permissions (on Unix its mode, e.g. `0o600`; not its owner),
+    /// and its temporary file is readable by its owner alone until it has them. If
+    /// `path` is a symbolic link, the file it points to is replaced so, and the link
+    /// kept.
     ///
     /// The format (version 3) is plain text, one item per line, each line ended by a
     /// line break:
