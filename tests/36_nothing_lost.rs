@@ -268,3 +268,60 @@ fn links_planted_at_the_temporary_files_names_are_never_written_through() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// ----- data files cut short -----
+
+/// A fresh path in the temp directory, unique to this test and process.
+fn temp_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("micrograd-36-{}-{name}", std::process::id()))
+}
+
+/// Whether `load` refuses every proper prefix of `bytes`, written to a file, with a
+/// parse error; the offsets it does not refuse.
+fn loads_cut_short<T>(
+    bytes: &[u8],
+    name: &str,
+    load: impl Fn(std::path::PathBuf) -> Result<T, Error>,
+) -> Vec<usize> {
+    let path = temp_path(name);
+    let loaded = (0..bytes.len())
+        .filter(|&len| {
+            std::fs::write(&path, &bytes[..len]).unwrap();
+            !matches!(load(path.clone()), Err(Error::Parse { .. }))
+        })
+        .collect();
+    std::fs::remove_file(&path).unwrap();
+    loaded
+}
+
+// An IDX file says how many bytes follow its header: a cut anywhere is refused.
+#[test]
+fn an_idx_file_cut_anywhere_is_an_error() {
+    use micrograd::data::{load_idx_images, load_idx_labels};
+    // Three 2x2 images and their labels, as MNIST's files hold them.
+    let mut images = vec![0, 0, 8, 3, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 2];
+    images.extend((0..12).map(|i| i * 20));
+    let labels = [0, 0, 8, 1, 0, 0, 0, 3, 7, 2, 1];
+    assert_eq!(
+        loads_cut_short(&images, "images", load_idx_images),
+        [] as [usize; 0]
+    );
+    assert_eq!(
+        loads_cut_short(&labels, "labels", load_idx_labels),
+        [] as [usize; 0]
+    );
+}
+
+// A gzip file ends with the length and checksum of what it holds: cut anywhere, it
+// does not decompress, and the loader says so.
+#[cfg(feature = "flate2")]
+#[test]
+fn a_gzip_data_file_cut_anywhere_is_an_error() {
+    use std::io::Write;
+    let text = "x,y,label\n0.5,1.25,1\n-3,4e-3,0\n2.5,-1,1\n";
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let cut = loads_cut_short(&gz, "data.csv.gz", micrograd::data::load_csv);
+    assert_eq!(cut, [] as [usize; 0]);
+}
