@@ -206,6 +206,74 @@ fn a_check_whose_build_panics_puts_the_leaves_and_the_sums_back() {
     assert!(bits(tape.leaf_grads().iter().copied()) == sums);
 }
 
+/// Your own optimiser, whose step panics (on its first step if `at` is 0).
+struct PanicsAt(Vec<Value>, usize);
+
+impl Optimizer for PanicsAt {
+    fn params(&self) -> &[Value] {
+        &self.0
+    }
+    fn step(&mut self) -> Result<(), Error> {
+        if self.1 == 0 {
+            panic!("a step that panics");
+        }
+        self.1 -= 1;
+        for p in &self.0 {
+            p.set_data(p.data() - 0.5 * p.grad());
+        }
+        Ok(())
+    }
+    fn learning_rate(&self) -> f64 {
+        0.5
+    }
+    fn set_learning_rate(&mut self, _: f64) -> Result<(), Error> {
+        Ok(())
+    }
+    fn state(&self) -> micrograd::optim::OptimizerState {
+        micrograd::optim::OptimizerState {
+            kind: "PanicsAt".to_owned(),
+            hyper_parameters: Vec::new(),
+            steps: 0,
+            slots: Vec::new(),
+        }
+    }
+    fn set_state(&mut self, _: &micrograd::optim::OptimizerState) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// `w` after three batches of `w * x` stepped by [`PanicsAt`] (which does not panic in
+/// three steps) on 2 threads, through a `Training` or by `flush_and_step`.
+fn own_optimizer_steps(training: bool) -> (f64, f64) {
+    let (w, x) = (Value::new(3.0), Value::new(0.0).no_grad());
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    let input = tape.inputs(&[x]).unwrap();
+    let mut opt = PanicsAt(vec![w.clone()], 3);
+    let batches: [&[[f64; 1]]; 3] = [&[[1.0], [2.0]], &[[0.5]], &[[-1.0], [3.0]]];
+    if training {
+        let mut training = tape.train(&mut opt, 2).unwrap();
+        for batch in batches {
+            training.step(&input, batch).unwrap();
+        }
+    } else {
+        for batch in batches {
+            tape.accumulate_batch(&input, batch, 2).unwrap();
+            tape.flush_and_step(&mut opt, 2).unwrap();
+        }
+    }
+    (w.data(), w.grad())
+}
+
+// for batch in batches: opt.zero_grad(); sum(w * x for x in batch).backward(); opt.step()
+// An optimiser of your own steps through its parameters' Values and puts them back:
+// those writes are its step's, not writes a Training must refuse.
+#[test]
+fn a_training_steps_your_own_optimizer_as_flush_and_step_does() {
+    let expected = (3.0 - 0.5 * 3.0 - 0.5 * 0.5 - 0.5 * 2.0, 2.0);
+    assert_eq!(own_optimizer_steps(false), expected);
+    assert_eq!(own_optimizer_steps(true), expected);
+}
+
 // ----- a link planted where a file is written -----
 
 // A save writes a temporary file beside its file and renames it over it. Another user

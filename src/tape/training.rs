@@ -156,6 +156,9 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
             self.write_back();
             return Err(refused);
         }
+        // (An optimiser without a `step_numbers` of its own steps through its parameters'
+        // `Value`s and puts them back: those writes are the step's.)
+        self.writes = data_writes();
         Ok(losses)
     }
 
