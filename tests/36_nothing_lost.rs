@@ -206,7 +206,8 @@ fn a_check_whose_build_panics_puts_the_leaves_and_the_sums_back() {
     assert!(bits(tape.leaf_grads().iter().copied()) == sums);
 }
 
-/// Your own optimiser, whose step panics (on its first step if `at` is 0).
+/// Your own optimiser (`p.data -= 0.5 * p.grad`), whose step panics once the count of
+/// steps it has left, `.1`, is 0.
 struct PanicsAt(Vec<Value>, usize);
 
 impl Optimizer for PanicsAt {
@@ -272,6 +273,83 @@ fn a_training_steps_your_own_optimizer_as_flush_and_step_does() {
     let expected = (3.0 - 0.5 * 3.0 - 0.5 * 0.5 - 0.5 * 2.0, 2.0);
     assert_eq!(own_optimizer_steps(false), expected);
     assert_eq!(own_optimizer_steps(true), expected);
+}
+
+/// Your own optimiser that steps plain numbers, block by block, and panics before its
+/// first block.
+struct PanicsInNumbers(Vec<Value>);
+
+impl Optimizer for PanicsInNumbers {
+    fn params(&self) -> &[Value] {
+        &self.0
+    }
+    fn step(&mut self) -> Result<(), Error> {
+        unreachable!("flush_and_step steps the numbers")
+    }
+    fn step_numbers_around(
+        &mut self,
+        _: &mut [f64],
+        _: &mut [f64],
+        _: usize,
+        _: &micrograd::optim::Around<'_>,
+    ) -> Result<(), Error> {
+        panic!("a step that panics")
+    }
+    fn learning_rate(&self) -> f64 {
+        0.5
+    }
+    fn set_learning_rate(&mut self, _: f64) -> Result<(), Error> {
+        Ok(())
+    }
+    fn state(&self) -> micrograd::optim::OptimizerState {
+        PanicsAt(Vec::new(), 0).state()
+    }
+    fn set_state(&mut self, _: &micrograd::optim::OptimizerState) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+// for x in batch: (w * x).backward(); opt.step()   where your optimiser's step panics:
+// the batch's gradient is handed over once, as after a step refused with an error.
+#[test]
+fn a_step_of_your_own_optimizer_that_panics_hands_the_gradient_over_once() {
+    let (w, x) = (Value::new(3.0), Value::new(0.0).no_grad());
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    let input = tape.inputs(&[x]).unwrap();
+    tape.accumulate_batch(&input, &[[1.0], [2.0]], 2).unwrap();
+    let mut opt = PanicsInNumbers(vec![w.clone()]);
+    let step = catch_unwind(AssertUnwindSafe(|| tape.flush_and_step(&mut opt, 2)));
+    assert!(step.is_err());
+    // As after a step refused: d (w x) / dw = x, summed, in the grad.
+    assert_eq!((w.data(), w.grad()), (3.0, 3.0));
+    // The tape goes on from there: no sums are left to flush (or to hand over again).
+    tape.backward().unwrap(); // adds d (w x) / dw at x's own data, 0
+    tape.flush_grads();
+    assert_eq!(w.grad(), 3.0);
+    let mut opt = PanicsAt(vec![w.clone()], 1);
+    w.zero_grad();
+    tape.accumulate_batch(&input, &[[4.0]], 2).unwrap();
+    tape.flush_and_step(&mut opt, 2).unwrap();
+    assert_eq!((w.data(), w.grad()), (3.0 - 0.5 * 4.0, 4.0));
+}
+
+// The same step in a Training: the Values are written as after a step refused, and the
+// training goes on.
+#[test]
+fn a_training_whose_optimizer_panics_writes_the_values_and_goes_on() {
+    let (w, x) = (Value::new(3.0), Value::new(0.0).no_grad());
+    let mut tape = Tape::compile(&(&w * &x)).unwrap();
+    let input = tape.inputs(&[x]).unwrap();
+    let mut opt = PanicsAt(vec![w.clone()], 1);
+    let mut training = tape.train(&mut opt, 2).unwrap();
+    training.step(&input, &[[1.0], [2.0]]).unwrap(); // w = 3 - 0.5 * 3
+    let step = catch_unwind(AssertUnwindSafe(|| training.step(&input, &[[4.0]])));
+    assert!(step.is_err());
+    assert_eq!((w.data(), w.grad()), (1.5, 4.0)); // written: no step, its gradient
+    training.optimizer().1 = 1;
+    training.step(&input, &[[1.0]]).unwrap();
+    training.finish();
+    assert_eq!((w.data(), w.grad()), (1.5 - 0.5 * 1.0, 1.0));
 }
 
 // ----- a link planted where a file is written -----
