@@ -1,6 +1,7 @@
-//! Lesson 36: nothing is silently lost or wrong. A panic in your own op's closure, a
-//! file cut short, a link planted where a file is written, a label Graphviz cannot
-//! read: each gives a clear error (or a correct result), never a quiet wrong number.
+//! Lesson 36: nothing is silently lost or wrong. A panic in your own op's closure or in
+//! your own optimiser's step, a link planted where a file is written, a data file cut
+//! short: each gives a clear error (or a correct result), never a quiet wrong number.
+//! (A model file cut short is in lesson 17, a label Graphviz cannot read in lesson 10.)
 //!
 //! Python micrograd has no such guards; the loops these tests mirror are micrograd's
 //! `for x, y in batch: loss(x, y).backward()` and `p.data -= lr * p.grad`.
