@@ -125,6 +125,7 @@ pub mod codegen;
 pub mod data;
 pub mod engine;
 mod error;
+mod files;
 pub mod loss;
 pub mod metrics;
 pub mod nn;

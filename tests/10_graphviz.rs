@@ -224,3 +224,78 @@ fn the_layout_feature_draws_record_characters_in_a_label_as_look_alikes() {
         assert_eq!(texts, [drawn, "data 1.0000", "grad 0.0000"], "{label:?}");
     }
 }
+
+/// Labels Graphviz could not read, or drew other than as written, each with the text a
+/// picture must show for it: a NUL and other control characters (as `{:?}` writes
+/// them), entities (`&lt;` is four characters, not `<`), and strings longer than the
+/// 16,384 bytes Graphviz reads in one quoted string (plain, and all record characters).
+fn odd_labels() -> Vec<(String, String)> {
+    let long = "ab".repeat(10_000);
+    let long_record = "{|}".repeat(6_000);
+    vec![
+        ("a\0b".to_owned(), r"a\0b".to_owned()),
+        (
+            "a\u{1}b\u{1b}c\u{7f}\td".to_owned(),
+            r"a\u{1}b\u{1b}c\u{7f}\td".to_owned(),
+        ),
+        ("&lt;".to_owned(), "&lt;".to_owned()),
+        ("x & y &#60;".to_owned(), "x & y &#60;".to_owned()),
+        (long.clone(), long),
+        (long_record.clone(), long_record),
+    ]
+}
+
+/// The texts of an SVG as a browser shows them: [`svg_texts`] with XML's entities read.
+fn drawn_texts(svg: &str) -> Vec<String> {
+    svg_texts(svg)
+        .into_iter()
+        .map(|t| {
+            t.replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&amp;", "&")
+        })
+        .collect()
+}
+
+/// Draws a value labelled `label` under a custom op named `label` with `renderer`, and
+/// returns the texts drawn.
+fn draw_labelled(label: &str, renderer: Renderer) -> Result<Vec<String>, micrograd::Error> {
+    let name: &'static str = Box::leak(label.to_owned().into_boxed_str());
+    let x = Value::new(1.0).with_label(label);
+    let y = Value::custom(name, &[&x], |p| p[0], |_, _, d| d[0] = 1.0);
+    Ok(drawn_texts(&y.draw().to_svg_with(renderer)?))
+}
+
+// draw_dot(root) with labels Graphviz cannot take as they are: the DOT escapes or
+// splits them, and the picture shows each label as written, in its record and as the
+// op's name.
+#[test]
+fn graphviz_reads_any_label_and_draws_it_as_written() {
+    for (label, shown) in odd_labels() {
+        match draw_labelled(&label, Renderer::Graphviz) {
+            Ok(texts) => {
+                let drawn = texts.iter().filter(|t| **t == shown).count();
+                assert_eq!(drawn, 2, "{:?}: {texts:?}", &shown[..shown.len().min(40)]);
+            }
+            Err(e) => assert!(e.to_string().contains("apt-get install graphviz"), "{e}"),
+        }
+    }
+}
+
+// The same labels through the pure-Rust layout (record characters in a value's label
+// drawn as their look-alikes, see above).
+#[cfg(feature = "layout")]
+#[test]
+fn the_layout_feature_reads_any_label_and_draws_it_as_written() {
+    for (label, shown) in odd_labels() {
+        let texts = draw_labelled(&label, Renderer::Layout).unwrap();
+        let record = shown
+            .replace('{', "\u{ff5b}")
+            .replace('|', "\u{ff5c}")
+            .replace('}', "\u{ff5d}");
+        let head = &shown[..shown.len().min(40)];
+        assert!(texts.contains(&record), "{head:?}: {texts:?}");
+        assert!(texts.contains(&shown), "{head:?}: {texts:?}");
+    }
+}

@@ -48,10 +48,11 @@ fn a_saved_model_loads_back_bit_for_bit() {
     loaded.load(&path).unwrap();
     assert_eq!(data(&loaded), data(&saved));
     let text = std::fs::read_to_string(&path).unwrap();
-    let header = "micrograd-mlp version 2\ninput 2\nlayer 16 ReLU\nlayer 16 ReLU\n\
+    let header = "micrograd-mlp version 3\ninput 2\nlayer 16 ReLU\nlayer 16 ReLU\n\
                   layer 1 Linear\nparameters 337\n0.30000000000000004\n";
     assert!(text.starts_with(header), "{text}");
-    assert_eq!(text.lines().count(), 6 + 337);
+    assert!(text.ends_with("\nend\n"), "{text}");
+    assert_eq!(text.lines().count(), 6 + 337 + 1);
     std::fs::remove_file(&path).unwrap();
 }
 
@@ -125,9 +126,9 @@ fn version_1_files_still_load_into_a_model_but_cannot_build_one_alone() {
 
 #[test]
 fn an_unknown_version_is_an_error_that_names_it() {
-    let (line, _, message) = parse_failure(load_text("v3", "micrograd-mlp version 3\n"));
+    let (line, _, message) = parse_failure(load_text("v4", "micrograd-mlp version 4\n"));
     assert_eq!(line, 1);
-    assert!(message.contains("version `3`"), "{message}");
+    assert!(message.contains("version `4`"), "{message}");
 }
 
 #[test]
@@ -547,4 +548,110 @@ fn an_optimizer_state_the_file_cannot_give_back_is_refused_at_save() {
     model.load_with(&path, &mut back).unwrap();
     std::fs::remove_file(&path).unwrap();
     assert_eq!(back.1, odd.1);
+}
+
+// ----- a file cut short -----
+
+/// A trained XOR model and its Adam after two steps (moments that are not 0), and the
+/// bytes of the file `save_with` writes for them.
+fn saved_with_adam(path: &std::path::Path) -> (MLP, Adam, Vec<u8>) {
+    let model = xor_model();
+    let mut adam = Adam::new(model.parameters(), 0.05).unwrap();
+    (0..2).for_each(|_| train_step(&model, &mut adam));
+    model.save_with(path, &adam).unwrap();
+    let bytes = std::fs::read(path).unwrap();
+    (model, adam, bytes)
+}
+
+/// Whether each way of loading refuses the file at `path` with a parse error, leaving
+/// the model and the optimiser as they were.
+fn every_load_refuses(path: &std::path::Path, model: &MLP, adam: &mut Adam) -> bool {
+    let (before, state) = (data(model), adam.state());
+    let refused = matches!(MLP::from_file(path), Err(Error::Parse { .. }))
+        && matches!(model.load(path), Err(Error::Parse { .. }))
+        && matches!(model.load_with(path, adam), Err(Error::Parse { .. }));
+    refused && data(model) == before && adam.state() == state
+}
+
+#[test]
+fn a_model_file_cut_anywhere_is_an_error() {
+    // A disk that fills, a copy interrupted: the file ends early, at any byte. Every
+    // cut must be refused (the parameters and the optimiser state alike), and the whole
+    // file must load.
+    let path = temp_file("cut");
+    let (model, mut adam, whole) = saved_with_adam(&path);
+    let cut_path = temp_file("cut-short");
+    for with_state in [true, false] {
+        if !with_state {
+            model.save(&path).unwrap();
+        }
+        let whole = if with_state {
+            whole.clone()
+        } else {
+            std::fs::read(&path).unwrap()
+        };
+        for len in 0..whole.len() {
+            std::fs::write(&cut_path, &whole[..len]).unwrap();
+            assert!(
+                every_load_refuses(&cut_path, &model, &mut adam),
+                "cut after {len} of {} bytes loads: {:?}",
+                whole.len(),
+                String::from_utf8_lossy(&whole[len.saturating_sub(20)..len])
+            );
+        }
+    }
+    let mut fresh = Adam::new(model.parameters(), 0.1).unwrap();
+    std::fs::write(&cut_path, &whole).unwrap();
+    MLP::from_file(&cut_path).unwrap();
+    model.load_with(&cut_path, &mut fresh).unwrap();
+    assert_eq!(fresh.state(), adam.state());
+    for p in [path, cut_path] {
+        std::fs::remove_file(p).unwrap();
+    }
+}
+
+#[test]
+fn a_file_cut_inside_a_number_says_where_and_what_to_do() {
+    let nine = "0.25\n".repeat(8) + "0.0198";
+    let (line, column, message) =
+        parse_failure(load_text("cut-number", &format!("{HEADER_2_2_1}{nine}")));
+    assert_eq!((line, column), (14, 7));
+    assert!(
+        message.contains("`0.0198`") && message.contains("cut short"),
+        "{message}"
+    );
+    assert!(message.contains("save the model again"), "{message}");
+}
+
+#[test]
+fn version_2_files_without_an_end_line_still_load_but_not_cut_inside_a_line() {
+    // Version 2 had no `end` line: a whole file loads. Cut anywhere it is refused, but
+    // for one place: between the parameters and the optimiser state, where the model
+    // is whole (and load_with finds no state).
+    let path = temp_file("v2");
+    let (model, mut adam, v3) = saved_with_adam(&path);
+    let v3 = String::from_utf8(v3).unwrap();
+    let v2 = v3
+        .replace("micrograd-mlp version 3", "micrograd-mlp version 2")
+        .replace("\nend\n", "\n");
+    std::fs::write(&path, &v2).unwrap();
+    let (mut fresh, before) = (Adam::new(model.parameters(), 0.1).unwrap(), data(&model));
+    model.load_with(&path, &mut fresh).unwrap();
+    assert_eq!(
+        (fresh.state(), data(&model)),
+        (adam.state(), before.clone())
+    );
+    let model_only = v2.find("optimizer ").unwrap();
+    for len in (0..v2.len()).filter(|&len| len != model_only) {
+        std::fs::write(&path, &v2[..len]).unwrap();
+        assert!(
+            every_load_refuses(&path, &model, &mut adam),
+            "cut after {len} bytes"
+        );
+    }
+    std::fs::write(&path, &v2[..model_only]).unwrap();
+    assert_eq!(data(&MLP::from_file(&path).unwrap()), before);
+    let (_, _, message) = parse_failure(model.load_with(&path, &mut adam));
+    assert!(message.contains("no optimizer state"), "{message}");
+    std::fs::remove_file(&path).unwrap();
 }

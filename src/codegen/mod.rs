@@ -54,6 +54,8 @@ mod source;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::files::write_atomically;
+
 pub use ops::Precision;
 
 /// The flags to compile the generated C with (GCC's and Clang's spelling): C99 with
@@ -360,8 +362,8 @@ impl CCode {
         })?;
         let write = |ext: &str, text: &str| {
             let path = dir.join(format!("{}.{ext}", self.name));
-            crate::nn::atomic::write_atomically(&path, |out| out.write_all(text.as_bytes()))?;
-            Ok::<_, Error>(path)
+            write_atomically(&path, |out| out.write_all(text.as_bytes()))?;
+            Ok(path)
         };
         Ok([write("h", &self.header)?, write("c", &self.source)?])
     }

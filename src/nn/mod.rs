@@ -18,7 +18,6 @@
 //! | `predictor.rs` | [`Predictor`]: the forward pass compiled, for many inputs | (none) |
 //! | `save.rs` | [`MLP::save`], [`MLP::from_file`], [`MLP::load`], [`SavedMlp`] | (none) |
 //! | `model_file.rs` | the text of a model file, written and read back | (none) |
-//! | `atomic.rs` | replacing a file safely: write beside it, sync, rename | (none) |
 //!
 //! Differences from Python, all on purpose: a wrong input width is an
 //! [`Error::InputWidth`](crate::Error::InputWidth) instead of a silent truncation by
@@ -41,7 +40,6 @@
 //! ```
 
 mod activation;
-pub(crate) mod atomic;
 mod init;
 mod layer;
 mod mlp;

@@ -15,8 +15,12 @@ use crate::Error;
 
 /// The first word of every file.
 const MAGIC: &str = "micrograd-mlp";
-/// The format [`MLP::save`](super::MLP::save) writes.
-const VERSION: u32 = 2;
+/// The format [`MLP::save`](super::MLP::save) writes: version 3 is version 2 with an
+/// [`END`] line.
+const VERSION: u32 = 3;
+/// The last line of a file of version 3 or later: a file cut short anywhere lacks it
+/// (or the line break after it), so that no cut file loads.
+const END: &str = "end";
 /// The longest line a reader takes: far more than any line a valid file has (a header
 /// line, one number, or one parameter's optimiser state), so a file that is not a model
 /// is refused after reading at most this much of it.
@@ -62,7 +66,7 @@ pub(super) fn write_model(
             writeln!(out, "{}", slot_line(slot))?;
         }
     }
-    Ok(())
+    writeln!(out, "{END}")
 }
 
 /// The line of a hyper-parameter: `lr 0.01` (a float in the shortest form that reads
@@ -182,6 +186,9 @@ pub(super) struct ModelReader {
     pub(super) line: usize,
     /// The last line read.
     text: String,
+    /// Whether the file must end with an [`END`] line (version 3 and later; known once
+    /// the header is read).
+    ends: bool,
 }
 
 impl ModelReader {
@@ -195,6 +202,7 @@ impl ModelReader {
             path: path.to_path_buf(),
             line: 0,
             text: String::new(),
+            ends: false,
         })
     }
 
@@ -209,7 +217,10 @@ impl ModelReader {
     }
 
     /// The next line without its line ending (and, on line 1, without a UTF-8
-    /// byte-order mark), or `None` at the end of the file.
+    /// byte-order mark), or `None` at the end of the file. A last line without a line
+    /// break is an error: every line a model file is written with ends with one, so a
+    /// file that ends inside a line was cut short (a number cut there would read as
+    /// another number).
     fn next_line(&mut self) -> Result<Option<&str>, Error> {
         self.text.clear();
         self.line += 1;
@@ -232,6 +243,15 @@ impl ModelReader {
                  is this a micrograd model file?"
             );
             return Err(self.error_at(self.line, 1, message));
+        }
+        if !self.text.ends_with('\n') {
+            let message = format!(
+                "the file ends inside this line, {}, before its line break: it was cut \
+                 short (by a full disk or an interrupted copy?); save the model again (a \
+                 file written by hand must end its last line with a line break)",
+                quote(&self.text)
+            );
+            return Err(self.error_at(self.line, self.text.chars().count() + 1, message));
         }
         let mut text = self.text.trim_end_matches(['\n', '\r']);
         if self.line == 1 {
@@ -309,14 +329,15 @@ impl ModelReader {
             return self.version_1_header(rest);
         };
         let column = MAGIC.len() + " version ".len() + 1;
-        if version != VERSION.to_string() {
+        if !["2", "3"].contains(&version) {
             let message = format!(
-                "this is a version {} model file; this micrograd reads versions 1 and \
+                "this is a version {} model file; this micrograd reads versions 1 to \
                  {VERSION}: use the micrograd that wrote it, or a newer one",
                 quote(version)
             );
             return Err(self.error_at(1, column, message));
         }
+        self.ends = version != "2";
         let (nin, column) = self.keyword_line("input", "input 2")?;
         let nin = self.whole_number(&nin, column, "the input width")?;
         let mut layers = Vec::new();
@@ -414,17 +435,22 @@ impl ModelReader {
         Ok(values)
     }
 
-    /// The optimiser state after the `parameters` parameters, if there is one; then only
-    /// blank lines may follow. A state for another number of parameters (but none) is
-    /// refused: the file is damaged.
+    /// The optimiser state after the `parameters` parameters, if there is one; then the
+    /// `end` line (version 3 and later), and only blank lines after it. A state for
+    /// another number of parameters (but none) is refused: the file is damaged.
     pub(super) fn optimizer(&mut self, parameters: usize) -> Result<Option<OptimizerState>, Error> {
-        let Some(first) = self.next_non_blank()? else {
-            return Ok(None);
+        let first = match self.next_non_blank()? {
+            Some(end) if end == END && self.ends => return self.end(true).map(|()| None),
+            None => return self.end(false).map(|()| None),
+            Some(first) => first,
         };
         let Some(kind) = first.strip_prefix("optimizer ") else {
+            let expected = match self.ends {
+                true => "an `optimizer NAME` line or `end`",
+                false => "the end of the file or an `optimizer NAME` line",
+            };
             let message = format!(
-                "expected the end of the file or an `optimizer NAME` line after the \
-                 parameters, found {}",
+                "expected {expected} after the parameters, found {}",
                 quote(&first)
             );
             return Err(self.error_at(self.line, 1, message));
@@ -508,11 +534,35 @@ impl ModelReader {
             }
             state.slots.push(slot);
         }
-        if let Some(extra) = self.next_non_blank()? {
-            let message = format!("unexpected {} after the optimizer state", quote(&extra));
-            return Err(self.error_at(self.line, 1, message));
+        match self.next_non_blank()? {
+            Some(end) if end == END && self.ends => self.end(true)?,
+            None => self.end(false)?,
+            Some(extra) => {
+                let expected = if self.ends { " (expected `end`)" } else { "" };
+                let message = format!(
+                    "unexpected {} after the optimizer state{expected}",
+                    quote(&extra)
+                );
+                return Err(self.error_at(self.line, 1, message));
+            }
         }
         Ok(Some(state))
+    }
+
+    /// The end of the file, after the parameters and the optimiser state if any:
+    /// `read_end` says whether the `end` line was just read (else the file ended). A
+    /// file of version 3 or later must have that line, then nothing but blank lines.
+    fn end(&mut self, read_end: bool) -> Result<(), Error> {
+        if self.ends && !read_end {
+            let message = "the file ends without its last line, `end`: it was cut short \
+                           (by a full disk or an interrupted copy?); save the model again";
+            return Err(self.error_at(self.line, 1, message));
+        }
+        if let Some(extra) = self.next_non_blank()? {
+            let message = format!("unexpected {} after the `end` line", quote(&extra));
+            return Err(self.error_at(self.line, 1, message));
+        }
+        Ok(())
     }
 
     /// Reads (and checks) an optimiser state if there is one, for a caller that only

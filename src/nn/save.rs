@@ -1,13 +1,13 @@
 //! Saving an [`MLP`] (and, if asked, its optimiser's state) to a text file, and loading
 //! it back. The format is described on [`MLP::save`]; [`SavedMlp`] is the same content
 //! as plain data (with the `serde` feature, for JSON or any other serde format).
-//! `model_file.rs` writes and reads the text, `atomic.rs` replaces a file safely.
+//! `model_file.rs` writes and reads the text, `crate::files` replaces a file safely.
 
 use std::path::Path;
 
-use super::atomic::write_atomically;
 use super::model_file::{check_state, write_model, Header, ModelReader};
 use super::{Activation, CustomActivation, Module, MLP};
+use crate::files::write_atomically;
 use crate::optim::{Optimizer, OptimizerState};
 use crate::{Error, Value};
 
@@ -77,17 +77,22 @@ impl MLP {
     }
 
     /// Writes the model to `path`, replacing the file if it exists, but never leaving it
-    /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-…`, `NAME`
-    /// cut short if the whole would be longer than 255 bytes), which
+    /// half-written: the text goes to a temporary file beside it (`.NAME.tmp-` and 16
+    /// hex digits, `NAME` cut short if the whole would be longer than 255 bytes), which
     /// is flushed, synced to disk and then renamed over `path`. If anything fails, the
-    /// old file is untouched and the temporary one removed. A file replaced keeps its
-    /// permissions (on Unix its mode, e.g. `0o600`; not its owner). If `path` is a
-    /// symbolic link, the file it points to is replaced so, and the link kept.
+    /// old file is untouched and the temporary one removed. The temporary file is a new
+    /// one, created exclusively under a name no other process can predict: never a file
+    /// or a link someone put there (such a name is passed over for another). A file
+    /// replaced keeps its permissions (on Unix its mode, e.g. `0o600`; not its owner),
+    /// and its temporary file is readable by its owner alone until it has them. If
+    /// `path` is a symbolic link, the file it points to is replaced so, and the link
+    /// kept.
     ///
-    /// The format (version 2) is plain text, one item per line:
+    /// The format (version 3) is plain text, one item per line, each line ended by a
+    /// line break:
     ///
     /// ```text
-    /// micrograd-mlp version 2
+    /// micrograd-mlp version 3
     /// input 2
     /// layer 16 ReLU
     /// layer 16 ReLU
@@ -96,6 +101,7 @@ impl MLP {
     /// 0.23550571390294128
     /// 0.06653114721000164
     /// ...
+    /// end
     /// ```
     ///
     /// The header gives the input width, then each layer's width and activation (as
@@ -103,7 +109,17 @@ impl MLP {
     /// `Linear`, or the name of a [`CustomActivation`]), then the number of parameters.
     /// Then one parameter per line in [`Module::parameters`] order (layer by layer,
     /// neuron by neuron, weights then bias), written with Rust's shortest round-trip
-    /// formatting, so loading gives back the exact bits. [`MLP::save_with`] appends the optimiser's state.
+    /// formatting, so loading gives back the exact bits. [`MLP::save_with`] puts the
+    /// optimiser's state after them. The last line is `end`.
+    ///
+    /// A file cut short anywhere (a full disk, an interrupted copy) is an
+    /// [`Error::Parse`], never a model: the counts give the lines that must follow, the
+    /// `end` line says that nothing was cut after the last of them, and a last line
+    /// without its line break (a number cut in the middle reads as another number) is
+    /// refused in every version. Files of versions 1 and 2, which have no `end` line,
+    /// still load; of those, only one cut exactly between the parameters and an
+    /// optimiser state loads, as the whole model it holds ([`load_with`](MLP::load_with)
+    /// then says that the file holds no state). Saving again writes version 3.
     ///
     /// ```
     /// use micrograd::prelude::*;
@@ -141,11 +157,12 @@ impl MLP {
     /// state 337 2
     /// 0.0123 0.00042
     /// ...
+    /// end
     /// ```
     ///
     /// (Each hyper-parameter once; `state N K`: N parameters (the model's) of K numbers each, one
     /// parameter per line; as no line of the file is longer than 4096 bytes, K is at
-    /// most 2048.)
+    /// most 2048. The file's `end` line follows the state.)
     ///
     /// # Errors
     ///
@@ -180,7 +197,7 @@ impl MLP {
     /// column, if it is not a model file (checked on its first line, before reading
     /// more), if a layer's width is 0 (so every input width is backed by parameter
     /// lines), if a number is not finite (`NaN`, `inf`, `1e999`), if a line is missing
-    /// or extra, if a `state` line is for another number of parameters than the model
+    /// or extra, if the file was cut short (see [`save`](MLP::save)), if a `state` line is for another number of parameters than the model
     /// has (the state is checked even though it is skipped), or gives more numbers per
     /// parameter than a line can hold
     /// (nothing is allocated from the numbers a file gives), if a line of the optimiser
@@ -236,7 +253,7 @@ impl MLP {
                     1,
                     "a version-1 file records no activations, so it cannot build a model \
                      alone; build the model as it was built, MLP::load this file into it, \
-                     and save it again to write version 2",
+                     and save it again to write the current version",
                 )
             })?;
         let parameters = file.parameters(&header)?;

@@ -6,6 +6,8 @@
 //! graph, correctly, but it is not the graph the program would build now. Only building
 //! it again can tell, as PyTorch's `torch.jit.trace(check_inputs=...)` does.
 
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+
 use super::Tape;
 use crate::engine::address::AddressMap;
 use crate::engine::Value;
@@ -28,6 +30,12 @@ impl Tape {
     /// two differ: its op, its label, and what differs. [`Error::NonFinite`] if the
     /// tape's forward or backward pass fails; `build`'s own error if it fails.
     ///
+    /// # Panics
+    ///
+    /// If `build`, or a closure of a [`Value::custom`] op, panics, the panic goes on to
+    /// the caller after the leaves' data and grads, and the tape's sums not yet
+    /// flushed, are put back as they were.
+    ///
     /// ```
     /// use micrograd::{tape::Tape, Error, Value};
     /// let x = Value::new(2.0);
@@ -45,7 +53,8 @@ impl Tape {
     /// ```
     pub fn check(&mut self, build: impl FnOnce() -> Result<Value, Error>) -> Result<(), Error> {
         // The tape's numbers: a forward, and one backward pass alone (the leaves'
-        // entries of `grad` are put back: they may hold sums not yet flushed).
+        // entries of `grad` are put back, also if a custom op's gradient closure
+        // panics: they may hold sums not yet flushed).
         self.run_forward()?;
         let first = self.leaves.len();
         let (sums, sums_finite) = (self.buf.grad[..first].to_vec(), self.buf.grads_finite);
@@ -53,29 +62,34 @@ impl Tape {
         self.buf.grads_finite = true;
         // (Every node's gradient, not only the leaves': `compare` looks at them all.)
         self.notice_no_grad();
-        let ran = self.program.backward_keeping(&mut self.buf, || None);
+        let ran = catch_unwind(AssertUnwindSafe(|| {
+            self.program.backward_keeping(&mut self.buf, || None)
+        }));
         let tape_grads = self.buf.grad.clone();
         self.buf.grad[..first].copy_from_slice(&sums);
         self.buf.grads_finite = sums_finite;
-        ran?;
+        ran.unwrap_or_else(|panic| resume_unwind(panic))?;
 
-        // The graph built again on the tape's leaf data, differentiated from zero.
+        // The graph built again on the tape's leaf data, differentiated from zero. The
+        // leaves get their own numbers back however `build` ends, a panic too.
         let saved: Vec<(f64, f64)> = self.leaves.iter().map(|l| (l.data(), l.grad())).collect();
         for (leaf, &x) in self.leaves.iter().zip(&self.buf.data) {
             leaf.set_data(x);
             leaf.zero_grad();
         }
-        let compared = build().and_then(|built| {
-            built.zero_grad_graph();
-            built.backward();
-            let rebuilt = self.program.rebuild(&self.buf.data, None);
-            self.compare(&built, &rebuilt, &tape_grads)
-        });
+        let compared = catch_unwind(AssertUnwindSafe(|| {
+            build().and_then(|built| {
+                built.zero_grad_graph();
+                built.backward();
+                let rebuilt = self.program.rebuild(&self.buf.data, None);
+                self.compare(&built, &rebuilt, &tape_grads)
+            })
+        }));
         for (leaf, (x, g)) in self.leaves.iter().zip(saved) {
             leaf.set_data(x);
             leaf.set_grad(g);
         }
-        compared
+        compared.unwrap_or_else(|panic| resume_unwind(panic))
     }
 
     /// Walks the graph `built` and the tape (as `rebuilt`, its nodes by tape index) in

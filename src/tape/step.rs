@@ -10,6 +10,7 @@
 //! pass at its end instead of after every step.
 
 use std::ops::Range;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use super::Tape;
 use crate::engine::address::AddressMap;
@@ -281,6 +282,12 @@ impl Tape {
     /// and the grads as after `opt.zero_grad(); tape.flush_grads()`, the state the
     /// three calls would have left.
     ///
+    /// # Panics
+    ///
+    /// If the optimiser's step panics (an optimiser of your own), the panic goes on to
+    /// the caller after the parameters and the tape are left as after a step refused
+    /// with an error (above): the gradient sums are handed over once, to the grads.
+    ///
     /// ```
     /// use micrograd::prelude::*;
     /// use micrograd::tape::Tape;
@@ -301,9 +308,9 @@ impl Tape {
     ) -> Result<(), Error> {
         check_threads(threads, "a step")?;
         self.load_params(opt.params())?;
-        let stepped = self.step_numbers(opt, threads);
+        let stepped = catch_unwind(AssertUnwindSafe(|| self.step_numbers(opt, threads)));
         self.write_back(opt.params());
-        stepped
+        stepped.unwrap_or_else(|panic| resume_unwind(panic))
     }
 
     /// Reads what the parameters' numbers are before a step (or the steps of a
@@ -358,7 +365,10 @@ impl Tape {
         // set to 0 by `write_back`, or by the next batch.)
         let by_blocks = self.unflushed && plan.distinct;
         plan.summed |= self.unflushed;
-        let stepped = if self.unflushed {
+        // (An optimiser of the user's may panic in its step: the step is then one
+        // refused, and the numbers are made whole as after an error before the panic
+        // goes on.)
+        let caught = if self.unflushed {
             let sums = &self.buf.grad[..leaves];
             for (g, &k) in plan.other_grads.iter_mut().zip(&plan.others) {
                 *g += sums[k as usize];
@@ -376,10 +386,25 @@ impl Tape {
                 before: &|block, grads| placed.take_grads(block, grads, sums),
                 after: if plan.distinct { &after } else { &|_, _| {} },
             };
-            opt.step_numbers_around(&mut plan.data, &mut plan.grads, threads, &around)
+            let (data, grads) = (&mut plan.data, &mut plan.grads);
+            catch_unwind(AssertUnwindSafe(|| {
+                opt.step_numbers_around(data, grads, threads, &around)
+            }))
         } else {
             plan.grads.fill(0.0);
-            opt.step_numbers(&mut plan.data, &plan.grads, threads)
+            let (data, grads) = (&mut plan.data, &plan.grads);
+            catch_unwind(AssertUnwindSafe(|| opt.step_numbers(data, grads, threads)))
+        };
+        let (stepped, panic) = match caught {
+            Ok(stepped) => (stepped, None),
+            Err(panic) => {
+                // (Its gradients as `flush_grads` gives them, whichever blocks it wrote.)
+                if self.unflushed {
+                    let (all, sums) = (0..plan.grads.len(), &self.buf.grad[..leaves]);
+                    plan.placed.take_grads(all, &mut plan.grads, sums);
+                }
+                (Ok(()), Some(panic))
+            }
         };
         for &[i, j] in &plan.repeated {
             plan.data[i as usize] = plan.data[j as usize];
@@ -389,7 +414,7 @@ impl Tape {
         // The new data into the tape's copy (again after a refused step: its old data),
         // unless the blocks already wrote them. The workers copy them on their own
         // threads, each in its next chunk.
-        if !(by_blocks && stepped.is_ok()) {
+        if !(by_blocks && stepped.is_ok() && panic.is_none()) {
             let (all, data) = (0..plan.data.len(), &mut self.buf.data[..leaves]);
             plan.placed.put_data(all, &plan.data, data, fed);
         }
@@ -400,6 +425,9 @@ impl Tape {
             self.buf.leaves_finite = all_finite(&self.buf.data[..leaves]);
         }
         self.workers.invalidate();
+        if let Some(panic) = panic {
+            resume_unwind(panic);
+        }
         stepped
     }
 

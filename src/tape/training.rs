@@ -9,6 +9,7 @@
 //! a batch whose every part runs on the threads.
 
 use std::cell::RefCell;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use super::{Inputs, Tape};
 use crate::engine::address::AddressSet;
@@ -141,6 +142,14 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
     /// [`accumulate_batch`](Tape::accumulate_batch) (then the sums are dropped and the
     /// parameters are as before) and of the optimiser's step (then the `Value`s are
     /// written at once, as the refused `flush_and_step` would have left them).
+    ///
+    /// # Panics
+    ///
+    /// If a closure of a [`Value::custom`](crate::Value::custom) op panics, as
+    /// [`accumulate_batch`](Tape::accumulate_batch) (no step is taken); if the
+    /// optimiser's step panics (an optimiser of your own), as
+    /// [`flush_and_step`](Tape::flush_and_step): the `Value`s are written at once, as
+    /// after a step refused. Either way the training can go on.
     pub fn step<S: AsRef<[f64]> + Sync>(
         &mut self,
         inputs: &Inputs,
@@ -153,11 +162,23 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
             Held::change(|h| h.push((self.tape.id, held)));
         }
         self.unwritten = true;
-        if let Err(refused) = self.tape.step_numbers(self.opt, self.threads) {
-            self.write_back();
-            return Err(refused);
+        let (tape, opt, threads) = (&mut *self.tape, &mut *self.opt, self.threads);
+        match catch_unwind(AssertUnwindSafe(|| tape.step_numbers(opt, threads))) {
+            Ok(Ok(())) => {
+                // (An optimiser without a `step_numbers` of its own steps through its
+                // parameters' `Value`s and puts them back: those writes are the step's.)
+                self.writes = data_writes();
+                Ok(losses)
+            }
+            Ok(Err(refused)) => {
+                self.write_back();
+                Err(refused)
+            }
+            Err(panic) => {
+                self.write_back();
+                resume_unwind(panic)
+            }
         }
-        Ok(losses)
     }
 
     /// Feeds the leaves `inputs` names for the steps that follow, as

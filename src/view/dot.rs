@@ -87,7 +87,11 @@ impl Value {
     /// each op (showing `powf`'s exponent as Python's `_op` does: `**2`), with edges from
     /// inputs to the op to its result. An input used twice (`a * a`) gets two edges.
     /// Labels and custom op names are the user's text: they are escaped, so any text
-    /// (quotes, backslashes, `{ | }`, line breaks) gives a file Graphviz reads.
+    /// (quotes, backslashes, `{ | }`, line breaks) gives a file Graphviz reads, and is
+    /// drawn as written: `&lt;` as those four characters, a NUL or another control
+    /// character as `{:?}` writes it (`\0`, `\u{1b}`), and a text longer than the
+    /// 16,384 bytes Graphviz reads in one quoted string written as pieces joined by
+    /// DOT's `+`.
     ///
     /// Render it with `dot -Tsvg graph.dot -o graph.svg`.
     ///
@@ -236,32 +240,52 @@ pub(crate) fn fixed4(x: f64) -> String {
     }
 }
 
+/// The most bytes of a label's text written as one quoted DOT string: Graphviz refuses
+/// a quoted string longer than 16,384 bytes, so a longer label is written as pieces
+/// joined by DOT's `+` (`"…" + "…"`, one string to Graphviz), each far below that
+/// with the record's other fields around it.
+const PIECE: usize = 8192;
+
 /// Escapes a plain (not record) label for a DOT string: a custom op's name is the
 /// user's text, and a `"` in it would end the string, a `\` start an escape (`\N` is
-/// the node's id to Graphviz); a line break becomes DOT's `\n`.
+/// the node's id to Graphviz); for the rest see [`escape`].
 fn escape_string(text: &str) -> String {
     escape(text, &['"', '\\'])
 }
 
-/// Escapes the characters that are special inside a Graphviz record label; a line break
-/// becomes DOT's `\n` (a raw one would be dropped).
+/// Escapes the characters that are special inside a Graphviz record label; for the rest
+/// see [`escape`].
 fn escape_record(text: &str) -> String {
     escape(text, &['{', '}', '|', '<', '>', '"', '\\'])
 }
 
-/// `text` with a `\` before each of the `special` characters, each line break as `\n`
-/// and no carriage return.
+/// `text` for a DOT string, drawn by Graphviz as it is written: a `\` before each of
+/// the `special` characters; each line break as DOT's `\n` (a raw one would be
+/// dropped) and no carriage return; `&` as `&amp;` (Graphviz reads `&lt;` as `<`);
+/// every other control character as Rust's `{:?}` writes it (`\0`, `\t`, `\u{1b}`),
+/// since Graphviz cannot read a NUL and puts the others raw into its SVG, where XML
+/// forbids them; and, past every [`PIECE`] bytes, `" + "`, so that no quoted string is
+/// longer than Graphviz reads.
 fn escape(text: &str, special: &[char]) -> String {
     let mut out = String::with_capacity(text.len());
+    let mut piece = 0;
     for c in text.chars() {
+        if out.len() - piece >= PIECE {
+            out.push_str("\" + \"");
+            piece = out.len();
+        }
+        let plain = |out: &mut String, c: char| {
+            if special.contains(&c) {
+                out.push('\\');
+            }
+            out.push(c);
+        };
         match c {
             '\n' => out.push_str("\\n"),
             '\r' => {}
-            c if special.contains(&c) => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
+            '&' => out.push_str("&amp;"),
+            c if c.is_control() => c.escape_debug().for_each(|e| plain(&mut out, e)),
+            c => plain(&mut out, c),
         }
     }
     out
@@ -269,7 +293,7 @@ fn escape(text: &str, special: &[char]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{escape_record, escape_string};
+    use super::{escape_record, escape_string, PIECE};
 
     // Graphviz reads `{ } | < >` as record structure and drops a raw line break.
     #[test]
@@ -285,5 +309,24 @@ mod tests {
         assert_eq!(escape_string("a{b}|<c>"), "a{b}|<c>");
         assert_eq!(escape_string("say \"hi\"\\N"), r#"say \"hi\"\\N"#);
         assert_eq!(escape_string("two\r\nlines"), r"two\nlines");
+    }
+
+    // Graphviz reads `&lt;` as `<`, cannot read a NUL, and writes other control
+    // characters raw into its SVG: each is written so that it is drawn as written.
+    #[test]
+    fn ampersands_and_control_characters_are_drawn_as_written() {
+        assert_eq!(escape_string("&lt; & &#60;"), "&amp;lt; &amp; &amp;#60;");
+        assert_eq!(escape_string("a\0b\tc\u{1b}d"), r"a\\0b\\tc\\u{1b}d");
+        assert_eq!(escape_record("a\0b\u{7f}"), r"a\\0b\\u\{7f\}"); // (`{ }` split records)
+    }
+
+    // A quoted string longer than 16,384 bytes is a syntax error to Graphviz.
+    #[test]
+    fn a_long_label_is_written_in_pieces_joined_by_plus() {
+        let text = "é{".repeat(10_000); // 30,000 bytes, 50,000 escaped
+        let escaped = escape_record(&text);
+        let pieces: Vec<&str> = escaped.split("\" + \"").collect();
+        assert!(pieces.len() > 1 && pieces.iter().all(|p| p.len() <= PIECE + 2));
+        assert_eq!(pieces.concat(), r"é\{".repeat(10_000));
     }
 }

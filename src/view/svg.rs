@@ -115,15 +115,27 @@ fn layout(dot: &str) -> Result<String, Error> {
 /// `escape_record` writes a label's text) made its full-width look-alike: layout-rs's
 /// lexer drops the backslash of any escape but `\n`, and its record parser then splits
 /// at `{ } |` and takes a field's leading `<...>` as a port name. Other escapes (`\\`,
-/// `\"`, `\n`) are kept; outside strings nothing changes.
+/// `\"`, `\n`) are kept. Two more things layout-rs does not read are undone: the
+/// pieces of a long string (`"…" + "…"`) are joined, and `&amp;` (Graphviz's entity,
+/// which `escape` writes for `&`) is `&` again, since layout-rs draws entities as
+/// written. Outside strings nothing changes.
 #[cfg_attr(not(feature = "layout"), allow(dead_code))]
 fn record_look_alikes(dot: &str) -> String {
     let mut out = String::with_capacity(dot.len());
-    let (mut chars, mut in_string) = (dot.chars(), false);
-    while let Some(c) = chars.next() {
+    let (mut rest, mut in_string) = (dot, false);
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
         match c {
+            '"' if in_string && rest.starts_with(" + \"") => {
+                rest = &rest[" + \"".len()..];
+                continue;
+            }
             '"' => in_string = !in_string,
+            '&' if in_string && rest.starts_with("amp;") => {
+                rest = &rest["amp;".len()..];
+            }
             '\\' if in_string => {
+                let mut chars = rest.chars();
                 let look_alike = match chars.next() {
                     Some('{') => '\u{ff5b}',
                     Some('}') => '\u{ff5d}',
@@ -136,6 +148,7 @@ fn record_look_alikes(dot: &str) -> String {
                     }
                     None => c,
                 };
+                rest = chars.as_str();
                 out.push(look_alike);
                 continue;
             }
@@ -168,5 +181,16 @@ mod tests {
             r#"n0 [shape=record, label="{ a｛b｝｜＜c＞ \\ \" \n | data 1 }"];"#
         );
         assert_eq!(record_look_alikes(r"a\{ -> b"), r"a\{ -> b");
+    }
+
+    // A long label's pieces are one string again, and `&amp;` is `&`: layout-rs reads
+    // neither, and escapes `&` itself.
+    #[test]
+    fn record_look_alikes_join_pieces_and_undo_ampersand_entities() {
+        let dot = r#"n0 [label="{ a&amp;lt;\{" + "b\\" + "c | data 1 }"]; a + "b""#;
+        assert_eq!(
+            record_look_alikes(dot),
+            r#"n0 [label="{ a&lt;｛b\\c | data 1 }"]; a + "b""#
+        );
     }
 }
