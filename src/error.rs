@@ -104,6 +104,23 @@ pub enum Error {
         detail: String,
     },
 
+    /// A [`Tape`](crate::tape::Tape) was asked to run over other samples (a batch, a
+    /// `Training`, `set_inputs`) a graph whose loss took its target as a number, or
+    /// picked a logit by a class index: that target is a constant of the graph, right
+    /// for the sample the tape was compiled from only.
+    #[error(
+        "the graph's loss `loss::{loss}` took its target as a number (or a class index), a \
+         constant of the graph: a tape of it is right only for the sample it was compiled \
+         from; build the loss with `loss::{instead}` (targets as leaves made with \
+         Value::new(y).no_grad(), fed per sample with the inputs) and compile again"
+    )]
+    ConstantTarget {
+        /// The loss that took its target as a number, e.g. `"mse"`.
+        loss: &'static str,
+        /// The form to use instead, whose targets are `Value`s, e.g. `"mse_targets"`.
+        instead: &'static str,
+    },
+
     /// [`CodeGen`](crate::codegen::CodeGen) met an op it cannot write as C: a custom op
     /// ([`Value::custom`](crate::Value::custom)), whose closures are Rust code.
     #[error(

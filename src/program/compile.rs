@@ -120,6 +120,8 @@ impl Program {
             neuron_terms: Vec::new(),
             gather: Vec::new(),
             outputs: Vec::new(),
+            // (Fused nodes too: every node of the graph is looked at.)
+            constant_target: order.iter().find_map(|v| v.node().constant_target()),
             leaves: leaves.len(),
             hidden: leaves.iter().map(|v| v.node().hidden).collect(),
             frozen: frozen(order, &leaves),

@@ -180,7 +180,9 @@ impl Tape {
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `sample` does not have one number per input leaf;
-    /// [`Error::InvalidInput`] if `inputs` was made by another tape.
+    /// [`Error::InvalidInput`] if `inputs` was made by another tape;
+    /// [`Error::ConstantTarget`] if a loss of the graph took its target as a number
+    /// (the tape would keep the compiled sample's target for every sample).
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
@@ -195,6 +197,7 @@ impl Tape {
     /// ```
     pub fn set_inputs(&mut self, inputs: &Inputs, sample: &[f64]) -> Result<(), Error> {
         self.check_inputs(inputs)?;
+        self.check_per_sample()?;
         if sample.len() != inputs.len() {
             return Err(Error::InputWidth {
                 expected: inputs.len(),
@@ -301,6 +304,20 @@ impl Tape {
     /// ```
     pub fn evaluate(&mut self) -> Result<f64, Error> {
         self.run_forward()
+    }
+
+    /// `Ok` unless a loss of the graph took its target as a number (or picked a logit
+    /// by a class index): then the tape is right for the compiled sample only, and may
+    /// not be run over others.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ConstantTarget`] naming the loss and the form to use instead.
+    pub(super) fn check_per_sample(&self) -> Result<(), Error> {
+        match self.program.constant_target {
+            None => Ok(()),
+            Some((loss, instead)) => Err(Error::ConstantTarget { loss, instead }),
+        }
     }
 
     /// An error unless `inputs` were made by this tape.

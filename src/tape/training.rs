@@ -108,13 +108,16 @@ impl Tape {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] if `threads` is 0, or if a leaf of this tape is a
-    /// parameter that a `Training` of another tape holds.
+    /// parameter that a `Training` of another tape holds; [`Error::ConstantTarget`] if a
+    /// loss of the graph took its target as a number (every step would train toward the
+    /// compiled sample's target).
     pub fn train<'a, O: Optimizer + ?Sized>(
         &'a mut self,
         opt: &'a mut O,
         threads: usize,
     ) -> Result<Training<'a, O>, Error> {
         check_threads(threads, "a step")?;
+        self.check_per_sample()?;
         self.load_params(opt.params())?;
         Ok(Training {
             tape: self,
