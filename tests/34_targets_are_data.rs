@@ -229,3 +229,63 @@ fn every_loss_that_takes_a_number_names_its_value_form() {
         assert!(is_constant_target(&err, name, instead), "{err}");
     }
 }
+
+// --- 3. No stale reads, no lost writes ------------------------------------------------
+
+/// A model, a tape of its squared error with the target as data, and its inputs.
+fn regression_tape() -> (MLP, Tape, micrograd::tape::Inputs) {
+    let model = MLP::new(1, &[4, 1], &mut PythonRandom::seed(9));
+    let sample = data_leaves(2);
+    let pred = model.forward(&sample[..1]).unwrap();
+    let tape = Tape::compile(&loss::mse_targets(&pred, &sample[1..]).unwrap()).unwrap();
+    let feed = tape.inputs(&sample).unwrap();
+    (model, tape, feed)
+}
+
+#[test]
+fn reading_a_model_while_a_training_holds_newer_numbers_is_an_error_naming_finish() {
+    let (model, mut tape, feed) = regression_tape();
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let mut training = tape.train(&mut opt, 1).unwrap();
+    training.step(&feed, &[[1.0, 0.5]]).unwrap();
+    let trained = training.params().to_vec();
+    let path = std::env::temp_dir().join(format!("lesson34-{}.txt", std::process::id()));
+    let errors = [
+        model.forward_f64(&[1.0]).err(),
+        model.forward(&[Value::new(1.0)]).err(),
+        model.layers()[0].forward_f64(&[1.0]).err(),
+        model.save(&path).err(),
+    ];
+    for err in errors {
+        let err = err.expect("the old numbers were read");
+        assert!(err.to_string().contains("finish()"), "{err}");
+    }
+    assert!(!path.exists());
+    training.finish();
+    // After finish, the model reads the trained numbers.
+    let now: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    assert_eq!(now, trained);
+    assert!(model.forward_f64(&[1.0]).is_ok());
+}
+
+// Python: w.data = 42.0 in the middle of training stays 42.0
+#[test]
+fn a_write_made_while_a_training_lives_is_kept_by_finish() {
+    let (model, mut tape, feed) = regression_tape();
+    let w = model.parameters()[0].clone();
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let mut training = tape.train(&mut opt, 1).unwrap();
+    training.step(&feed, &[[1.0, 0.5]]).unwrap();
+    let trained = training.params().to_vec();
+    w.set_data(42.0);
+    assert!(training.step(&feed, &[[1.0, 0.5]]).is_err(), "refused");
+    training.finish();
+    assert_eq!(w.data(), 42.0);
+    // The other parameters got their trained numbers.
+    let rest: Vec<f64> = model.parameters()[1..].iter().map(Value::data).collect();
+    assert_eq!(rest, trained[1..]);
+    // And the tape reads the write on its next run.
+    let losses = tape.accumulate_batch(&feed, &[[1.0, 0.5]], 1).unwrap();
+    let expected = loss::mse(&model.forward_f64(&[1.0]).unwrap(), &[0.5]).unwrap();
+    assert_eq!(losses[0].to_bits(), expected.data().to_bits());
+}

@@ -103,7 +103,9 @@ impl Neuron {
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `x.len()` is not the number of weights (Python's `zip`
-    /// would silently use the shorter of the two).
+    /// would silently use the shorter of the two).; [`Error::InvalidInput`] if a live
+    /// [`Training`](crate::tape::Training) holds the parameters (their `Value`s have the
+    /// data from before it: `finish()` it first).
     pub fn forward(&self, x: &[Value]) -> Result<Value, Error> {
         self.forward_shared(&NeuronInputs::new(x.to_vec()))
     }
@@ -111,6 +113,7 @@ impl Neuron {
     /// [`forward`](Neuron::forward) on inputs that the node shares with the other
     /// neurons of its layer (see `engine/neuron.rs`).
     pub(crate) fn forward_shared(&self, x: &Rc<NeuronInputs>) -> Result<Value, Error> {
+        crate::tape::check_not_training(self.params.weights().iter().chain([self.bias()]))?;
         Value::shared_neuron(&self.params, x, self.activation)
     }
 

@@ -72,6 +72,7 @@ mod training;
 pub use batch::Inputs;
 pub use layout::Tape;
 pub use parallel::CHUNK;
+pub(crate) use training::check_not_training;
 pub use training::Training;
 
 /// Runs the example of `docs/tape.md` as a doctest, so the guide stays correct.
