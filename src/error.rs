@@ -85,6 +85,21 @@ pub enum Error {
         label: Option<String>,
     },
 
+    /// An output asked of [`Tape::compile_with_outputs`](crate::tape::Tape::compile_with_outputs)
+    /// is not a node of the graph under the root: the root was not computed from it.
+    #[error(
+        "output {index}{} is not a node of the graph under the root (the root was not \
+         computed from it); list only values the root uses, or compile the outputs \
+         themselves with Tape::compile_outputs",
+        describe_label(label)
+    )]
+    NotInGraph {
+        /// Its place in the list of outputs.
+        index: usize,
+        /// Its label, if it has one.
+        label: Option<String>,
+    },
+
     /// [`Tape::check`](crate::tape::Tape::check) found that the tape is not the graph
     /// the program builds now.
     #[error(

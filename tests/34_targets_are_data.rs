@@ -289,3 +289,37 @@ fn a_write_made_while_a_training_lives_is_kept_by_finish() {
     let expected = loss::mse(&model.forward_f64(&[1.0]).unwrap(), &[0.5]).unwrap();
     assert_eq!(losses[0].to_bits(), expected.data().to_bits());
 }
+
+// --- 5. Several outputs, no loss --------------------------------------------------------
+
+// logits = model(x): every output of the model, for inference
+#[test]
+fn a_tape_compiles_for_several_outputs_without_a_root() {
+    let model = MLP::new(2, &[4, 3], &mut PythonRandom::seed(11));
+    let x = data_leaves(2);
+    let logits = model.forward(&x).unwrap();
+    let mut tape = Tape::compile_outputs(&logits).unwrap();
+    let feed = tape.inputs(&x).unwrap();
+    let rows = [[0.5, -1.0], [2.0, 0.25]];
+    let outputs = tape.evaluate_batch(&feed, &rows, 1).unwrap();
+    for (row, got) in rows.iter().zip(outputs) {
+        let expected: Vec<u64> = (model.forward_f64(row).unwrap().iter())
+            .map(|z| z.data().to_bits())
+            .collect();
+        assert_eq!(
+            got.iter().map(|z| z.to_bits()).collect::<Vec<_>>(),
+            expected
+        );
+    }
+}
+
+#[test]
+fn an_output_the_root_does_not_use_is_named_as_an_output() {
+    let model = MLP::new(2, &[4, 3], &mut PythonRandom::seed(11));
+    let logits = model.forward(&data_leaves(2)).unwrap();
+    let err = Tape::compile_with_outputs(&logits[0], &logits)
+        .err()
+        .unwrap();
+    assert!(matches!(err, Error::NotInGraph { index: 1, .. }), "{err}");
+    assert!(err.to_string().starts_with("output 1"), "{err}");
+}

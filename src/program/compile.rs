@@ -183,11 +183,13 @@ impl Program {
         program.plan_deferred(&written);
         program.plan_private();
         program.group_side_by_side(leaves.len(), &depths);
-        program.outputs = outputs
-            .iter()
-            .map(|v| match index.get(&v.address()) {
+        program.outputs = (outputs.iter().enumerate())
+            .map(|(i, v)| match index.get(&v.address()) {
                 Some(&k) => Ok(k),
-                None => Err(Error::NotOnTape { label: v.label() }),
+                None => Err(Error::NotInGraph {
+                    index: i,
+                    label: v.label(),
+                }),
             })
             .collect::<Result<_, _>>()?;
         let compiled = Compiled {
