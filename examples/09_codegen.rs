@@ -96,7 +96,12 @@ fn run() -> common::Result {
     let model = MLP::new(784, &[32, 10], &mut rng);
     classify::scale_initial_weights(&model);
     // One image's loss, compiled once: leaves for the pixels, the one-hot label, 1/batch.
-    let leaves = |n: usize| (0..n).map(|_| Value::new(0.0)).collect::<Vec<_>>();
+    // (Data, not parameters: leaves that need no gradient, as the loss asks of its targets.)
+    let leaves = |n: usize| {
+        (0..n)
+            .map(|_| Value::new(0.0).no_grad())
+            .collect::<Vec<_>>()
+    };
     let leaves = [leaves(784), leaves(10), leaves(1)];
     let (loss, logits) = image_loss(&model, &leaves)?;
     let tape = Tape::compile_with_outputs(&loss, &logits)?;

@@ -4,6 +4,7 @@
 //! across threads (`Tape::accumulate_batch`: the same numbers for any thread count; see
 //! `docs/tape.md`, "Threads").
 
+use micrograd::loss;
 use micrograd::nn::MLP;
 use micrograd::optim::{check_loss, Optimizer};
 use micrograd::tape::{Inputs, Tape};
@@ -37,11 +38,8 @@ impl ImageTape {
     /// `x`, the one-hot `y` and `scale`, keeping the logits as outputs. Batches run on
     /// `threads` threads.
     ///
-    /// The loss is `ln(sum_i exp(z_i)) - sum_i y_i z_i`, the softmax cross-entropy of
-    /// `loss::softmax_cross_entropy` with the label as leaves instead of an index (so one
-    /// tape serves every class) and without its max shift (ten more nodes per image):
-    /// the logits of these small, scaled models stay far
-    /// from exp's overflow at 709, and the tape reports a non-finite loss if not.
+    /// The loss is the crate's `loss::softmax_cross_entropy_onehot`: the label is a
+    /// row of leaves (one-hot), not an index, so one tape serves every class.
     pub fn compile(model: &MLP, threads: usize) -> Result<ImageTape> {
         // Inputs: no gradient needed (nobody reads it), so the tape computes none.
         let leaves = |n: usize| {
@@ -176,7 +174,6 @@ pub fn image_loss(
     [x, y, scale]: &[Vec<Value>; 3],
 ) -> std::result::Result<(Value, Vec<Value>), micrograd::Error> {
     let logits = model.forward(x)?;
-    let log_sum_exp = logits.iter().map(Value::exp).sum::<Value>().ln();
-    let picked: Value = logits.iter().zip(y).map(|(z, y)| y * z).sum();
-    Ok(((log_sum_exp - picked) * &scale[0], logits))
+    let loss = loss::softmax_cross_entropy_onehot(&logits, y)?;
+    Ok((loss * &scale[0], logits))
 }
