@@ -64,7 +64,7 @@ fn run() -> common::Result {
         dir,
         limit,
         training: t,
-    } = MnistRun::from_args(&mut args, Some(2000), 1)?;
+    } = MnistRun::from_args(&mut args, Some(2000), Some(1))?;
     let out: PathBuf = args
         .opt_value_from_str("--out")?
         .unwrap_or_else(|| PathBuf::from("target/09_codegen"));

@@ -323,3 +323,33 @@ fn an_output_the_root_does_not_use_is_named_as_an_output() {
     assert!(matches!(err, Error::NotInGraph { index: 1, .. }), "{err}");
     assert!(err.to_string().starts_with("output 1"), "{err}");
 }
+
+// --- 4. Threads only where they pay -----------------------------------------------------
+
+/// A tape of one sample of an MLP(nin, outs) with its targets as data.
+fn model_tape(nin: usize, outs: &[usize]) -> Tape {
+    let model = MLP::new(nin, outs, &mut PythonRandom::seed(1));
+    let x = data_leaves(nin);
+    let z = model.forward(&x).unwrap();
+    let t = data_leaves(z.len());
+    Tape::compile(&loss::softmax_cross_entropy_onehot(&z, &t).unwrap()).unwrap()
+}
+
+#[test]
+fn a_small_models_batch_runs_on_one_thread_by_default() {
+    // iris (4 -> 16 -> 3) and the 8x8 digits (64 -> 32 -> 10): sharing costs more
+    assert_eq!(model_tape(4, &[16, 3]).threads_for(32), 1);
+    assert_eq!(model_tape(64, &[32, 10]).threads_for(32), 1);
+}
+
+#[test]
+fn a_large_models_batch_takes_the_cores_its_chunks_can_use() {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let mnist = model_tape(784, &[32, 10]);
+    // 32 samples are 4 chunks of tape::CHUNK: at most 4 threads share them.
+    assert_eq!(mnist.threads_for(32), cores.min(4));
+    // One chunk is one thread's, however much work it holds.
+    let wide = model_tape(784, &[96, 10]);
+    assert!(wide.threads_for(64) > 1 || cores == 1);
+    assert_eq!(wide.threads_for(micrograd::tape::CHUNK), 1);
+}

@@ -239,6 +239,12 @@ impl Program {
         self.leaves
     }
 
+    /// A measure of one run's work: a unit per node and per term of its sums (a
+    /// multiply-add), what the forward and backward passes each go through once.
+    pub(crate) fn work(&self) -> usize {
+        self.steps.len() + self.runs.iter().map(|r| r.len as usize).sum::<usize>()
+    }
+
     /// The index of the root: the last node.
     pub(crate) fn root(&self) -> usize {
         self.steps.len() - 1
