@@ -116,9 +116,7 @@ pub fn softmax_cross_entropy(logits: &[Value], class: usize) -> Result<Value, Er
             logits.len()
         )));
     }
-    let m = logits[1..].iter().fold(logits[0].clone(), |m, z| m.max(z));
-    let shifted: Vec<Value> = logits.iter().map(|z| z - &m).collect();
-    let log_sum_exp = shifted.iter().map(Value::exp).sum::<Value>().ln();
+    let (shifted, log_sum_exp) = shifted_log_sum_exp(logits);
     Ok((log_sum_exp - &shifted[class])
         .tag_constant_target("softmax_cross_entropy", "softmax_cross_entropy_onehot"))
 }
@@ -153,9 +151,7 @@ pub fn softmax_cross_entropy(logits: &[Value], class: usize) -> Result<Value, Er
 pub fn softmax_cross_entropy_onehot(logits: &[Value], targets: &[Value]) -> Result<Value, Error> {
     check_batch(logits.len(), "targets", targets.len())?;
     check_target_leaves(targets)?;
-    let m = logits[1..].iter().fold(logits[0].clone(), |m, z| m.max(z));
-    let shifted: Vec<Value> = logits.iter().map(|z| z - &m).collect();
-    let log_sum_exp = shifted.iter().map(Value::exp).sum::<Value>().ln();
+    let (shifted, log_sum_exp) = shifted_log_sum_exp(logits);
     let picked: Value = shifted.iter().zip(targets).map(|(s, t)| s * t).sum();
     Ok(log_sum_exp - picked)
 }
@@ -194,4 +190,14 @@ pub fn softmax_cross_entropy_mean<R: AsRef<[Value]>>(
         .map(|(i, (row, &c))| softmax_cross_entropy(row.as_ref(), c).map_err(in_row(i)))
         .collect::<Result<Vec<Value>, Error>>()?;
     Ok(mean(losses))
+}
+
+/// `zⱼ - m` for every logit and `ln Σⱼ e^(zⱼ - m)`, with m = maxⱼ zⱼ built from the
+/// logits with [`max`](Value::max) ops (so the graph is the same whatever their data).
+/// `logits` is not empty.
+fn shifted_log_sum_exp(logits: &[Value]) -> (Vec<Value>, Value) {
+    let m = logits[1..].iter().fold(logits[0].clone(), |m, z| m.max(z));
+    let shifted: Vec<Value> = logits.iter().map(|z| z - &m).collect();
+    let log_sum_exp = shifted.iter().map(Value::exp).sum::<Value>().ln();
+    (shifted, log_sum_exp)
 }
