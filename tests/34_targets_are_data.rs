@@ -188,6 +188,18 @@ fn a_training_of_such_a_graph_is_refused_before_any_step() {
 }
 
 #[test]
+fn generated_c_fed_with_samples_is_refused_too() {
+    let (model, x, tape) = frozen_target_tape();
+    let err = micrograd::codegen::CodeGen::new(&tape, "frozen")
+        .input("x", &[x])
+        .parameters(&model.parameters())
+        .generate()
+        .err()
+        .unwrap();
+    assert!(is_constant_target(&err, "mse", "mse_targets"), "{err}");
+}
+
+#[test]
 fn the_sample_the_tape_was_compiled_from_still_runs() {
     let (model, _, mut tape) = frozen_target_tape();
     let expected = loss::mse(&model.forward_f64(&[1.0]).unwrap(), &[0.5]).unwrap();

@@ -152,6 +152,9 @@ impl<'t> CodeGen<'t> {
     ///
     /// - [`Error::CannotEmit`] if the tape has a custom op ([`Value::custom`]): its
     ///   closures are Rust;
+    /// - [`Error::ConstantTarget`] if the C takes inputs and a loss of the graph took
+    ///   its target as a number (see [`loss`](crate::loss): the C would keep the
+    ///   compiled sample's target for every sample);
     /// - [`Error::NotOnTape`] if an input or parameter is not a leaf of the tape;
     /// - [`Error::InvalidInput`] if a name is not a C identifier, a leaf is named twice
     ///   (in two groups, or as an input and a parameter), or a parameter needs no
@@ -181,6 +184,13 @@ impl<'t> CodeGen<'t> {
             }
         }
         identifier("the C name", &self.name)?;
+        // (The C is fed sample after sample: a target kept in the graph would stay the
+        // compiled sample's for all of them.)
+        if let (false, Some((loss, instead))) =
+            (self.inputs.is_empty(), self.tape.program().constant_target)
+        {
+            return Err(Error::ConstantTarget { loss, instead });
+        }
         let roles = self.roles()?;
         let groups: Vec<&str> = self.inputs.iter().map(|(g, _)| g.as_str()).collect();
         let data: Vec<f64> = self.tape.leaves().iter().map(Value::data).collect();
