@@ -266,6 +266,9 @@ fn reading_a_model_while_a_training_holds_newer_numbers_is_an_error_naming_finis
         model.forward_f64(&[1.0]).err(),
         model.forward(&[Value::new(1.0)]).err(),
         model.layers()[0].forward_f64(&[1.0]).err(),
+        model.layers()[0].neurons()[0]
+            .forward(&[Value::new(1.0)])
+            .err(),
         model.save(&path).err(),
     ];
     for err in errors {

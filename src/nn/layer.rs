@@ -65,6 +65,7 @@ impl Layer {
     /// live [`Training`](crate::tape::Training) holds the parameters (their `Value`s
     /// have the data from before it: `finish()` it first).
     pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
+        crate::tape::check_not_training(self.neurons.iter().flat_map(Neuron::own_params))?;
         self.forward_shared(&NeuronInputs::new(x.to_vec()))
     }
 

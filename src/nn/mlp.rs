@@ -123,6 +123,9 @@ impl MLP {
     /// the next layer's neurons share.
     fn forward_owned(&self, x: Vec<Value>) -> Result<Vec<Value>, Error> {
         check_width(self.nin, x.len())?;
+        // (Lazily: the parameters are walked only while a Training is live.)
+        let params = self.layers.iter().flat_map(|l| l.neurons().iter());
+        crate::tape::check_not_training(params.flat_map(super::Neuron::own_params))?;
         let mut x = x;
         for layer in &self.layers {
             x = layer.forward_shared(&NeuronInputs::new(x))?;

@@ -107,14 +107,19 @@ impl Neuron {
     /// [`Training`](crate::tape::Training) holds the parameters (their `Value`s have the
     /// data from before it: `finish()` it first).
     pub fn forward(&self, x: &[Value]) -> Result<Value, Error> {
+        crate::tape::check_not_training(self.own_params())?;
         self.forward_shared(&NeuronInputs::new(x.to_vec()))
     }
 
     /// [`forward`](Neuron::forward) on inputs that the node shares with the other
     /// neurons of its layer (see `engine/neuron.rs`).
     pub(crate) fn forward_shared(&self, x: &Rc<NeuronInputs>) -> Result<Value, Error> {
-        crate::tape::check_not_training(self.params.weights().iter().chain([self.bias()]))?;
         Value::shared_neuron(&self.params, x, self.activation)
+    }
+
+    /// The weights, then the bias, without collecting them (see [`Module::parameters`]).
+    pub(crate) fn own_params(&self) -> impl Iterator<Item = &Value> {
+        self.params.weights().iter().chain([self.params.bias()])
     }
 
     /// The number of inputs (and of weights).
