@@ -201,10 +201,16 @@ fn generated_c_fed_with_samples_is_refused_too() {
 
 #[test]
 fn the_sample_the_tape_was_compiled_from_still_runs() {
-    let (model, _, mut tape) = frozen_target_tape();
+    let (model, x, mut tape) = frozen_target_tape();
     let expected = loss::mse(&model.forward_f64(&[1.0]).unwrap(), &[0.5]).unwrap();
     assert_eq!(tape.forward().unwrap(), expected.data());
     tape.backward().unwrap();
+    // Another sample through the input's Value: refused as well.
+    x.set_data(2.0);
+    let err = tape.forward().unwrap_err();
+    assert!(is_constant_target(&err, "mse", "mse_targets"), "{err}");
+    x.set_data(1.0);
+    assert_eq!(tape.forward().unwrap(), expected.data());
 }
 
 #[test]

@@ -103,12 +103,20 @@ impl Tape {
     /// # Errors
     ///
     /// If a leaf is a parameter a [`Training`](super::Training) of another tape holds
-    /// ([`check_not_held`](Tape::check_not_held)).
+    /// ([`check_not_held`](Tape::check_not_held)); [`Error::ConstantTarget`] if a loss
+    /// of the graph took its target as a number and a leaf that needs no gradient (an
+    /// input) holds another number than when the tape was compiled: another sample.
     pub(super) fn read_written_leaves(&mut self) -> Result<(), Error> {
         self.check_not_held()?;
         self.notice_labels();
         if data_writes() != self.leaves_read_at {
             self.copy_leaves();
+        }
+        // (Empty unless the graph holds a target as a number.)
+        let data = &self.buf.data;
+        let other = |&(k, bits): &(u32, u64)| data[k as usize].to_bits() != bits;
+        if self.compiled_sample.iter().any(other) {
+            self.check_per_sample()?;
         }
         Ok(())
     }

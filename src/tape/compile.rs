@@ -102,7 +102,14 @@ impl Tape {
             data_finite,
         } = Program::compile(root, outputs)?;
         static TAPES: AtomicU64 = AtomicU64::new(0);
+        let compiled_sample = match program.constant_target {
+            Some(_) => (program.frozen.iter())
+                .map(|&k| (k, data[k as usize].to_bits()))
+                .collect(),
+            None => Vec::new(),
+        };
         Ok(Tape {
+            compiled_sample,
             id: TAPES.fetch_add(1, Ordering::Relaxed),
             buf: Buffers::new(&program, data, data_finite),
             leaf_index: leaves
