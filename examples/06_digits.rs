@@ -17,7 +17,8 @@
 //! - `--engine tape|dynamic` [tape]: compile one image's graph once and run it per image
 //!   (`examples/common/classify_tape.rs`), or build each batch's graph anew with `Value`s
 //!   (`batch_loss` in `examples/common/classify.rs`, as Python would);
-//! - `--threads N` [all cores]: with the tape, the images of a batch run on N threads
+//! - `--threads N` [as many as pay for the work: `Tape::threads_for`, one unless the
+//!   model is large]: with the tape, the images of a batch run on N threads
 //!   (`Tape::accumulate_batch`, chunks of 8 images each), and so does the held-out
 //!   evaluation. The gradients are added up in a fixed order, so every printed number
 //!   is the same for any N; only the time changes.
@@ -53,7 +54,7 @@ const USAGE: &str = "06_digits [FLAGS]   (defaults in brackets)
   --engine tape|dynamic
                     a compiled tape per image, or a graph per batch [tape]
   --threads N       threads that run a batch through the tape (the same
-                    numbers for any N) [all cores]
+                    numbers for any N) [from the work]
   -h, --help        print this and exit";
 
 /// The brightest pixel of scikit-learn's digits (each pixel counts the set pixels of a
@@ -77,7 +78,7 @@ fn run() -> common::Result {
         lr: 0.01,
         seed: 0,
         holdout: None,
-        threads: common::all_cores(),
+        threads: None,
     };
     let t = Training::from_args(&mut args, defaults)?;
     let engine = common::engine(&mut args, Engine::Tape)?;
@@ -94,7 +95,7 @@ fn run() -> common::Result {
     println!("{}", classify::describe(&model, &train, &test));
     // With the tape, one image's graph is compiled once (see `classify_tape`).
     let mut tape = match engine {
-        Engine::Tape => Some(ImageTape::compile(&model, t.threads)?),
+        Engine::Tape => Some(ImageTape::compile(&model, t.threads, t.batch_size)?),
         Engine::Dynamic => None,
     };
 
@@ -126,7 +127,7 @@ fn run() -> common::Result {
         1e3 * seconds / t.epochs as f64,
         1e6 * training.as_secs_f64() / samples,
         classify::batch_taken(t.batch_size, train.len()),
-        engine.threads(t.threads)
+        engine.threads(tape.as_ref().map_or(1, ImageTape::threads))
     );
     common::print_final(step - 1, loss, Some(accuracy));
     Ok(())

@@ -24,7 +24,8 @@
 //! - `--engine tape|dynamic` [tape]: compile one image's graph once and run it per image
 //!   (`examples/common/classify_tape.rs`), or build each batch's graph anew with `Value`s
 //!   (`batch_loss`, as Python would; about 5x slower);
-//! - `--threads N` [all cores]: with the tape, the images of a batch run on N threads
+//! - `--threads N` [as many as pay for the work: `Tape::threads_for`, one unless the
+//!   model is large]: with the tape, the images of a batch run on N threads
 //!   (`Tape::accumulate_batch`, chunks of 8 images each), and so does the held-out
 //!   evaluation. The gradients are added up in a fixed order, so every printed number
 //!   is the same for any N; only the time changes.
@@ -66,7 +67,7 @@ const USAGE: &str = "07_mnist [FLAGS]   (defaults in brackets)
   --seed N                seeds the initial weights and every shuffle [0]
   --engine tape|dynamic   a compiled tape per image, or a graph per batch [tape]
   --threads N             threads that run a batch through the tape (the same
-                          numbers for any N) [all cores]
+                          numbers for any N) [from the work]
   -h, --help              print this and exit";
 
 fn main() -> ExitCode {
@@ -81,7 +82,7 @@ fn run() -> common::Result {
         dir,
         limit,
         training: t,
-    } = MnistRun::from_args(&mut args, None, common::all_cores())?;
+    } = MnistRun::from_args(&mut args, None, None)?;
     let engine = common::engine(&mut args, Engine::Tape)?;
     common::finish(args, USAGE)?;
 
@@ -94,7 +95,7 @@ fn run() -> common::Result {
     println!("{}", classify::describe(&model, &train, &test));
     // With the tape, one image's graph is compiled once (see `classify_tape`).
     let mut tape = match engine {
-        Engine::Tape => Some(ImageTape::compile(&model, t.threads)?),
+        Engine::Tape => Some(ImageTape::compile(&model, t.threads, t.batch_size)?),
         Engine::Dynamic => None,
     };
     if let Some(tape) = &tape {
@@ -130,7 +131,7 @@ fn run() -> common::Result {
         common::print_step(step - 1, loss, Some(accuracy));
     }
     let samples = (t.epochs * train.len()) as f64;
-    let threads = engine.threads(t.threads);
+    let threads = engine.threads(tape.as_ref().map_or(1, ImageTape::threads));
     println!(
         "training: {:.1} s, {:.2} µs per sample-step (forward + backward + update, {}, \
          {threads}); held-out evaluation: {:.1} s",

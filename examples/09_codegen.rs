@@ -65,7 +65,7 @@ fn run() -> common::Result {
         dir,
         limit,
         training: t,
-    } = MnistRun::from_args(&mut args, Some(2000), 1)?;
+    } = MnistRun::from_args(&mut args, Some(2000), Some(1))?;
     let COutput { out, precision, cc } =
         COutput::from_args(&mut args, "target/09_codegen", Precision::F64)?;
     common::finish(args, USAGE)?;
@@ -84,7 +84,12 @@ fn run() -> common::Result {
     let mut rng = StdRng::seed_from_u64(t.seed);
     let model = classify::mnist_model(&mut rng);
     // One image's loss, compiled once: leaves for the pixels, the one-hot label, 1/batch.
-    let leaves = |n: usize| (0..n).map(|_| Value::new(0.0)).collect::<Vec<_>>();
+    // (Data, not parameters: leaves that need no gradient, as the loss asks of its targets.)
+    let leaves = |n: usize| {
+        (0..n)
+            .map(|_| Value::new(0.0).no_grad())
+            .collect::<Vec<_>>()
+    };
     let leaves = [leaves(784), leaves(10), leaves(1)];
     let (loss, logits) = image_loss(&model, &leaves)?;
     let tape = Tape::compile_with_outputs(&loss, &logits)?;

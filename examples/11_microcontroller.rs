@@ -50,7 +50,7 @@ const USAGE: &str = "11_microcontroller [FLAGS]   (defaults in brackets)
   --batch-size N          images per Adam step [32]
   --lr X                  Adam's learning rate [0.002]
   --seed N                seeds the initial weights and every shuffle [0]
-  --threads N             threads that run a batch through the tape [all cores]
+  --threads N             threads that run a batch through the tape [from the work]
   --out DIR               where the C is written and compiled
                           [target/11_microcontroller]
   --precision f32|f64     the C's numbers: float or double [f32]
@@ -96,7 +96,7 @@ fn run() -> common::Result {
         dir,
         limit,
         training: t,
-    } = MnistRun::from_args(&mut args, Some(2000), common::all_cores())?;
+    } = MnistRun::from_args(&mut args, Some(2000), None)?;
     let COutput { out, precision, cc } =
         COutput::from_args(&mut args, "target/11_microcontroller", Precision::F32)?;
     common::finish(args, USAGE)?;
@@ -108,7 +108,7 @@ fn run() -> common::Result {
     let model = classify::mnist_model(&mut rng);
     let mut opt = Adam::new(model.parameters(), t.lr)?;
     println!("{}", classify::describe(&model, &train, &test));
-    let mut image_tape = ImageTape::compile(&model, t.threads)?;
+    let mut image_tape = ImageTape::compile(&model, t.threads, t.batch_size)?;
     image_tape.append_one_hot(&mut train)?;
     let mut step = 0;
     // Mini-batches reshuffled every epoch by the seeded generator.
@@ -154,7 +154,7 @@ fn run() -> common::Result {
     // The C on the host, on every held-out image; the tape on the same images.
     let c_scores = run_on_host(&cc, &out, &source, &test.inputs)?;
     let image = tape.inputs(&pixels)?;
-    let tape_scores = tape.evaluate_batch(&image, &test.inputs, t.threads)?;
+    let tape_scores = tape.evaluate_batch(&image, &test.inputs, image_tape.threads())?;
     let (c_loss, c_right) = held_out(&c_scores, &test.labels);
     let (tape_loss, tape_right) = held_out(&tape_scores, &test.labels);
     let differ = match precision {

@@ -10,7 +10,9 @@
   a file that cannot be read is named with the operating system's reason, once.
 - Every example answers `--help` with exit status 0 and its flags, each with its default
   in brackets.
-- With ../shared/data present: 06_digits reaches 95% held-out accuracy, and 07_mnist
+- With ../shared/data present: 10_iris reaches 95% held-out accuracy through the tape
+  and prints the same held-out numbers through the dynamic graph; 06_digits reaches 95%
+  held-out accuracy, and 07_mnist
   (through the tape, its default) 92% on the last 2,000 images of MNIST's test set;
   both print the same `final` line with `--threads 1` and `--threads 2` (a short run),
   and the time `.. µs per sample-step`.
@@ -149,7 +151,7 @@ def bad_inputs():
 
 
 EXAMPLES = ["01_value", "02_trace_graph", "03_moons", "05_adam_toy", "06_digits",
-            "07_mnist", "08_lecture", "09_codegen", "11_microcontroller"]
+            "07_mnist", "08_lecture", "09_codegen", "10_iris", "11_microcontroller"]
 
 
 def help_texts():
@@ -189,10 +191,26 @@ def mnist():
     check(m is not None and float(m.group(4)) >= 92.0, "07_mnist held-out accuracy >= 92%")
 
 
+def iris():
+    """10_iris trains through the tape with the crate's loss, reaches 95% on its held-out
+    flowers, and gives the same held-out numbers through the dynamic graph."""
+    data = os.path.join(SHARED, "data", "iris.csv")
+    if not os.path.exists(data):
+        print("skip 10_iris: no ../shared/data/iris.csv")
+        return
+    code, out, err = run("10_iris", "--data", data)
+    check(code == 0, f"10_iris exits 0 ({err.strip()[-200:]})")
+    m = final_line("10_iris", out)
+    check(m is not None and float(m.group(4)) >= 95.0, "10_iris held-out accuracy >= 95%")
+    held = re.findall(r"^held-out, (?:tape|dynamic graph): +(.*)$", out, re.M)
+    check(len(held) == 2 and held[0] == held[1], f"10_iris: the tape's held-out numbers are the graph's ({held})")
+
+
 def same_on_any_threads():
     """06_digits and 07_mnist add up a batch's gradients in a fixed order: every printed
     number is the same for --threads 1 and 2."""
     runs = [("06_digits", ["--data", os.path.join(SHARED, "data", "digits.csv.gz"), "--epochs", "2"]),
+            ("10_iris", ["--data", os.path.join(SHARED, "data", "iris.csv"), "--epochs", "20"]),
             ("07_mnist", ["--data", os.path.join(SHARED, "data", "mnist"), "--holdout", "2000",
                           "--limit", "640", "--epochs", "1"])]
     for name, args in runs:
@@ -288,6 +306,7 @@ lecture_backprop()
 bad_inputs()
 digits()
 mnist()
+iris()
 same_on_any_threads()
 codegen()
 microcontroller()

@@ -85,6 +85,21 @@ pub enum Error {
         label: Option<String>,
     },
 
+    /// An output asked of [`Tape::compile_with_outputs`](crate::tape::Tape::compile_with_outputs)
+    /// is not a node of the graph under the root: the root was not computed from it.
+    #[error(
+        "output {index}{} is not a node of the graph under the root (the root was not \
+         computed from it); list only values the root uses, or compile the outputs \
+         themselves with Tape::compile_outputs",
+        describe_label(label)
+    )]
+    NotInGraph {
+        /// Its place in the list of outputs.
+        index: usize,
+        /// Its label, if it has one.
+        label: Option<String>,
+    },
+
     /// [`Tape::check`](crate::tape::Tape::check) found that the tape is not the graph
     /// the program builds now.
     #[error(
@@ -102,6 +117,23 @@ pub enum Error {
         label: Option<String>,
         /// What differs: the shape, the value or the gradient, with both numbers.
         detail: String,
+    },
+
+    /// A [`Tape`](crate::tape::Tape) was asked to run over other samples (a batch, a
+    /// `Training`, `set_inputs`) a graph whose loss took its target as a number, or
+    /// picked a logit by a class index: that target is a constant of the graph, right
+    /// for the sample the tape was compiled from only.
+    #[error(
+        "the graph's loss `loss::{loss}` took its target as a number (or a class index), a \
+         constant of the graph: a tape of it is right only for the sample it was compiled \
+         from; build the loss with `loss::{instead}` (targets as leaves made with \
+         Value::new(y).no_grad(), fed per sample with the inputs) and compile again"
+    )]
+    ConstantTarget {
+        /// The loss that took its target as a number, e.g. `"mse"`.
+        loss: &'static str,
+        /// The form to use instead, whose targets are `Value`s, e.g. `"mse_targets"`.
+        instead: &'static str,
     },
 
     /// [`CodeGen`](crate::codegen::CodeGen) met an op it cannot write as C: a custom op

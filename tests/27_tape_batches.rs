@@ -210,7 +210,7 @@ fn outputs_are_read_after_each_run_even_a_product_that_would_be_fused() {
 
     let elsewhere = Value::new(1.0).exp().with_label("elsewhere");
     let err = Tape::compile_with_outputs(&total, &[elsewhere]).unwrap_err();
-    assert!(matches!(err, Error::NotOnTape { label: Some(ref l) } if l == "elsewhere"));
+    assert!(matches!(err, Error::NotInGraph { index: 0, label: Some(ref l) } if l == "elsewhere"));
 }
 
 // relu(sum(b, w0*x0, ...)): a neuron with its activation is one instruction too.

@@ -7,12 +7,15 @@
 //! the same pass, op and label.
 //!
 //! (Custom ops, `Value::custom`, and neurons as one node, `Value::neuron`, are among the
-//! ops; half of the graphs take inputs that need no gradient, `Value::no_grad`.) The generator is a few lines of xorshift with fixed seeds, so a failure is a seed
+//! ops; half of the graphs take inputs that need no gradient, `Value::no_grad`; some
+//! samples' losses are the crate's losses with their targets as data, leaves fed per
+//! sample as the inputs are.) The generator is a few lines of xorshift with fixed seeds, so a failure is a seed
 //! to replay. `MICROGRAD_RANDOM_GRAPHS=2000 cargo test --release --test 29_tape_random`
 //! runs a larger search (the default keeps `cargo test` fast).
 //!
 //! Python has no tape; the dynamic graph is micrograd's, built afresh at every round.
 
+use micrograd::loss;
 use micrograd::nn::Activation;
 use micrograd::optim::{Optimizer, Sgd};
 use micrograd::tape::{Inputs, Tape, CHUNK};
@@ -57,16 +60,38 @@ enum Node {
     Custom(Vec<usize>),
     /// `Value::neuron(b, w, x, activation)`: a neuron as one node.
     Neuron(usize, Vec<(usize, usize)>, Activation),
+    /// One of the crate's losses (see [`LOSSES`]) of some outputs, its targets given as
+    /// data: input leaves that need no gradient ([`Recipe::targets`]).
+    Loss(usize, Vec<usize>, Vec<usize>),
 }
+
+/// The crate's losses whose targets are `Value`s.
+type LossForm = fn(&[Value], &[Value]) -> Result<Value, micrograd::Error>;
+const LOSSES: [LossForm; 4] = [
+    loss::mse_targets,
+    loss::svm_hinge_targets,
+    loss::binary_cross_entropy_with_logits_targets,
+    loss::softmax_cross_entropy_onehot,
+];
 
 /// A graph as a recipe, so that it can be built again on new data.
 struct Recipe {
     nodes: Vec<(Node, Option<String>)>,
     /// Nodes other than the root whose values the tape reports ([`Tape::outputs`]).
     outputs: Vec<usize>,
+    /// The inputs that are a loss's targets: always made with `no_grad`.
+    targets: Vec<usize>,
 }
 
 impl Recipe {
+    /// Input `i`'s leaf holding `x`: without a gradient if it is a target or `frozen`.
+    fn input(&self, i: usize, x: f64, frozen: bool) -> Value {
+        match frozen || self.targets.contains(&i) {
+            true => Value::new(x).no_grad(),
+            false => Value::new(x),
+        }
+    }
+
     /// Builds the graph on `inputs` and `params`; returns every node.
     fn build(&self, inputs: &[Value], params: &[Value]) -> Vec<Value> {
         let mut built: Vec<Value> = Vec::with_capacity(self.nodes.len());
@@ -88,6 +113,11 @@ impl Recipe {
                         .map(|&(w, x)| (built[w].clone(), built[x].clone()))
                         .unzip();
                     Value::neuron(&built[*b], &w, &x, *activation).unwrap()
+                }
+                Node::Loss(form, outputs, targets) => {
+                    let of = |nodes: &[usize]| nodes.iter().map(|&i| built[i].clone()).collect();
+                    let (outputs, targets): (Vec<Value>, Vec<Value>) = (of(outputs), of(targets));
+                    LOSSES[*form](&outputs, &targets).unwrap()
                 }
             };
             built.push(match label {
@@ -350,6 +380,7 @@ fn random_graph(rng: &mut Rng) -> (Recipe, usize, usize) {
         recipe: Recipe {
             nodes: Vec::new(),
             outputs: Vec::new(),
+            targets: Vec::new(),
         },
         params: 0,
         inputs: 0,
@@ -375,6 +406,18 @@ fn random_graph(rng: &mut Rng) -> (Recipe, usize, usize) {
         let score = g.push(Node::Sum(row.clone()));
         g.recipe.outputs.push(score);
         losses.push(g.unary_of(score));
+        if g.rng.chance(0.3) {
+            // One of the crate's losses of the row, its targets fed with the inputs.
+            let targets = (0..row.len())
+                .map(|_| {
+                    g.inputs += 1;
+                    g.recipe.targets.push(g.inputs - 1);
+                    g.push(Node::Input(g.inputs - 1))
+                })
+                .collect();
+            let form = g.rng.int(0, LOSSES.len() - 1);
+            losses.push(g.push(Node::Loss(form, row.clone(), targets)));
+        }
     }
     let mut loss = g.push(Node::Sum(losses));
     if g.rng.chance(0.5) {
@@ -425,18 +468,16 @@ fn graph_backward(
 
 /// One random graph, compiled once and run for `rounds` rounds against the dynamic
 /// graph. Panics with the seed and round at the first difference. Returns whether the
-/// graph had an `f64` operand.
-fn tape_equals_graph(seed: u64, rounds: usize) -> bool {
+/// graph had an `f64` operand, and whether it had a loss with targets.
+fn tape_equals_graph(seed: u64, rounds: usize) -> (bool, bool) {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let (recipe, n_inputs, n_params) = random_graph(&mut rng);
     let with_constant = (recipe.nodes.iter()).any(|(n, _)| matches!(n, Node::WithConstant(..)));
+    let with_targets = !recipe.targets.is_empty();
     // Half of the graphs take inputs that need no gradient, as `forward_f64` makes them.
     let frozen = rng.chance(0.5);
-    let input = |x: f64| match frozen {
-        true => Value::new(x).no_grad(),
-        false => Value::new(x),
-    };
-    let inputs: Vec<Value> = (0..n_inputs).map(|_| input(rng.data())).collect();
+    let input = |i: usize, x: f64| recipe.input(i, x, frozen);
+    let inputs: Vec<Value> = (0..n_inputs).map(|i| input(i, rng.data())).collect();
     let params: Vec<Value> = (0..n_params).map(|_| Value::new(rng.data())).collect();
     let leaves: Vec<Value> = inputs.iter().chain(&params).cloned().collect();
     let n = leaves.len();
@@ -465,7 +506,7 @@ fn tape_equals_graph(seed: u64, rounds: usize) -> bool {
             tape.set_inputs(&feed, &xs).unwrap();
             let tape_result = outcome(tape.accumulate());
             let evaluated = outcome(tape.evaluate()).map(f64::to_bits);
-            let fed: Vec<Value> = xs.iter().map(|&x| input(x)).collect();
+            let fed: Vec<Value> = (xs.iter().enumerate()).map(|(i, &x)| input(i, x)).collect();
             let value = recipe
                 .build(&fed, &params)
                 .pop()
@@ -577,7 +618,7 @@ fn tape_equals_graph(seed: u64, rounds: usize) -> bool {
             });
         }
     }
-    with_constant
+    (with_constant, with_targets)
 }
 
 /// A batch of 1 to 12 samples (one chunk or two) on one or two threads: the losses
@@ -603,14 +644,8 @@ fn batch_equals_graph(
     for chunk in samples.chunks(CHUNK) {
         let mut chunk_grads = vec![0.0; n];
         for xs in chunk {
-            let fed: Vec<Value> = (xs.iter())
-                .map(|&x| {
-                    if frozen {
-                        Value::new(x).no_grad()
-                    } else {
-                        Value::new(x)
-                    }
-                })
+            let fed: Vec<Value> = (xs.iter().enumerate())
+                .map(|(i, &x)| recipe.input(i, x, frozen))
                 .collect();
             let loss = recipe.build(&fed, params).pop().map(|v| v.data());
             let (result, grads) = graph_backward(recipe, (&fed, params), &chunk_grads);
@@ -643,13 +678,13 @@ fn random_graphs_on_the_tape_equal_the_dynamic_graph_bit_for_bit() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(20);
-    let with_constant = (0..graphs)
-        .filter(|&seed| tape_equals_graph(seed, 6))
-        .count();
-    // (So that the graphs cannot lose their `f64` operands silently.)
-    println!("{with_constant} of {graphs} graphs have an f64 operand");
+    let found: Vec<(bool, bool)> = (0..graphs).map(|seed| tape_equals_graph(seed, 6)).collect();
+    let with_constant = found.iter().filter(|f| f.0).count();
+    let with_targets = found.iter().filter(|f| f.1).count();
+    // (So that the graphs cannot lose their `f64` operands, or their losses, silently.)
+    println!("{with_constant} of {graphs} graphs have an f64 operand, {with_targets} a loss with targets");
     assert!(
-        with_constant * 4 >= graphs as usize,
-        "{with_constant} of {graphs}"
+        with_constant * 4 >= graphs as usize && with_targets * 4 >= graphs as usize,
+        "{with_constant} and {with_targets} of {graphs}"
     );
 }

@@ -23,8 +23,9 @@ pub struct Training {
     pub seed: u64,
     /// `--holdout`: how many samples to keep for testing (`None`: the example's default).
     pub holdout: Option<usize>,
-    /// `--threads`: how many threads run a batch through the tape.
-    pub threads: usize,
+    /// `--threads`: how many threads run a batch through the tape (`None`: as many as
+    /// pay for the work, `Tape::threads_for`).
+    pub threads: Option<usize>,
 }
 
 impl Training {
@@ -43,7 +44,8 @@ impl Training {
             seed: number(args, "--seed")?.unwrap_or(defaults.seed),
             holdout: opt_checked_number(args, "--holdout", "at least 1", |&n| n >= 1)?
                 .or(defaults.holdout),
-            threads: positive(args, "--threads", defaults.threads)?,
+            threads: opt_checked_number(args, "--threads", "at least 1", |&n| n >= 1)?
+                .or(defaults.threads),
         })
     }
 }
@@ -66,7 +68,7 @@ impl MnistRun {
     pub fn from_args(
         args: &mut pico_args::Arguments,
         holdout: Option<usize>,
-        threads: usize,
+        threads: Option<usize>,
     ) -> Result<MnistRun> {
         let dir: Option<PathBuf> = args.opt_value_from_str("--data")?;
         let limit = opt_checked_number(args, "--limit", "at least 1", |&n: &usize| n >= 1)?;

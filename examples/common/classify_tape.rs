@@ -4,6 +4,7 @@
 //! across threads (`Tape::accumulate_batch`: the same numbers for any thread count; see
 //! `docs/tape.md`, "Threads").
 
+use micrograd::loss;
 use micrograd::nn::MLP;
 use micrograd::optim::{check_loss, Optimizer};
 use micrograd::tape::{Inputs, Tape};
@@ -28,21 +29,19 @@ pub struct ImageTape {
     /// The samples of the current batch (pixels, then one-hot label), reused when the
     /// data's rows do not hold their labels (see [`append_one_hot`](Self::append_one_hot)).
     rows: Vec<Vec<f64>>,
-    /// How many threads run a batch (`--threads`).
+    /// How many threads run a batch (`--threads`, or as many as pay for the work).
     threads: usize,
 }
 
 impl ImageTape {
     /// Builds and compiles `cross_entropy(model(x), onehot(y)) * scale` with leaves for
     /// `x`, the one-hot `y` and `scale`, keeping the logits as outputs. Batches run on
-    /// `threads` threads.
+    /// `threads` threads, or (`None`) on as many as pay for a batch of `batch_size`
+    /// (`Tape::threads_for`: one, unless the model is large).
     ///
-    /// The loss is `ln(sum_i exp(z_i)) - sum_i y_i z_i`, the softmax cross-entropy of
-    /// `loss::softmax_cross_entropy` with the label as leaves instead of an index (so one
-    /// tape serves every class) and without its max shift (ten more nodes per image):
-    /// the logits of these small, scaled models stay far
-    /// from exp's overflow at 709, and the tape reports a non-finite loss if not.
-    pub fn compile(model: &MLP, threads: usize) -> Result<ImageTape> {
+    /// The loss is the crate's `loss::softmax_cross_entropy_onehot`: the label is a
+    /// row of leaves (one-hot), not an index, so one tape serves every class.
+    pub fn compile(model: &MLP, threads: Option<usize>, batch_size: usize) -> Result<ImageTape> {
         // Inputs: no gradient needed (nobody reads it), so the tape computes none.
         let leaves = |n: usize| {
             (0..n)
@@ -52,6 +51,7 @@ impl ImageTape {
         let leaves = [leaves(model.nin()), leaves(model.nout()), leaves(1)];
         let (loss, logits) = image_loss(model, &leaves)?;
         let tape = Tape::compile_with_outputs(&loss, &logits)?;
+        let threads = threads.unwrap_or_else(|| tape.threads_for(batch_size));
         Ok(ImageTape {
             image: tape.inputs(&leaves[0])?,
             sample: tape.inputs(&[&leaves[0][..], &leaves[1][..]].concat())?,
@@ -61,6 +61,11 @@ impl ImageTape {
             rows: Vec::new(),
             threads,
         })
+    }
+
+    /// How many threads run a batch.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// `Tape::check`: builds the loss's graph again on the tape's current numbers (the
@@ -161,7 +166,6 @@ pub fn image_loss(
     [x, y, scale]: &[Vec<Value>; 3],
 ) -> std::result::Result<(Value, Vec<Value>), micrograd::Error> {
     let logits = model.forward(x)?;
-    let log_sum_exp = logits.iter().map(Value::exp).sum::<Value>().ln();
-    let picked: Value = logits.iter().zip(y).map(|(z, y)| y * z).sum();
-    Ok(((log_sum_exp - picked) * &scale[0], logits))
+    let loss = loss::softmax_cross_entropy_onehot(&logits, y)?;
+    Ok((loss * &scale[0], logits))
 }

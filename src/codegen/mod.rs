@@ -198,6 +198,9 @@ impl<'t> CodeGen<'t> {
     ///
     /// - [`Error::CannotEmit`] if the tape has a custom op ([`Value::custom`]): its
     ///   closures are Rust;
+    /// - [`Error::ConstantTarget`] if the C takes inputs and a loss of the graph took
+    ///   its target as a number (see [`loss`](crate::loss): the C would keep the
+    ///   compiled sample's target for every sample);
     /// - [`Error::NotOnTape`] if an input or parameter is not a leaf of the tape;
     /// - [`Error::InvalidInput`] if a name is not one the C can take (ASCII letters and
     ///   digits, starting with a letter, in words joined by single `_`; the C's name not
@@ -230,6 +233,13 @@ impl<'t> CodeGen<'t> {
             }
         }
         c_name(&self.name)?;
+        // (The C is fed sample after sample: a target kept in the graph would stay the
+        // compiled sample's for all of them.)
+        if let (false, Some((loss, instead))) =
+            (self.inputs.is_empty(), self.tape.program().constant_target)
+        {
+            return Err(Error::ConstantTarget { loss, instead });
+        }
         let roles = self.roles()?;
         let groups: Vec<&str> = self.inputs.iter().map(|(g, _)| g.as_str()).collect();
         let data: Vec<f64> = self.tape.leaves().iter().map(Value::data).collect();

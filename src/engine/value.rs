@@ -176,6 +176,11 @@ pub(crate) struct Extra {
     /// its sum because the sum was not finite (on finite data the same call makes one
     /// node): a tape compiled from it builds the neuron again the same way.
     pub(crate) neuron_activation: bool,
+    /// Crate-internal: `(loss, form to use)` when a loss built this node from a target
+    /// given as a number (or picked a logit by a class index): the number is a
+    /// constant of the graph, so a tape refuses to run this graph over other samples
+    /// (see [`Value::tag_constant_target`]).
+    pub(crate) constant_target: Option<(&'static str, &'static str)>,
 }
 
 /// One node of the expression graph: what a Python `Value` object holds.
@@ -228,6 +233,12 @@ impl Node {
     /// (see [`Extra::neuron_activation`]).
     pub(crate) fn neuron_activation(&self) -> bool {
         self.extra.as_ref().is_some_and(|e| e.neuron_activation)
+    }
+
+    /// The `(loss, form to use)` a loss tagged this node with (see
+    /// [`Extra::constant_target`]).
+    pub(crate) fn constant_target(&self) -> Option<(&'static str, &'static str)> {
+        self.extra.as_ref().and_then(|e| e.constant_target)
     }
 
     /// The parents, in the order the operation received them.
@@ -561,6 +572,19 @@ impl Value {
         if Rc::strong_count(&self.0) > 1 {
             watch::count_label_write();
         }
+    }
+
+    /// Crate-internal: tags this node as built by `loss` from a target given as a
+    /// number, a constant of the graph; `instead` is the form whose targets are
+    /// `Value`s. A tape compiled from a graph holding such a node refuses to run it over
+    /// other samples, naming both.
+    pub(crate) fn tag_constant_target(self, loss: &'static str, instead: &'static str) -> Value {
+        self.0
+            .borrow_mut()
+            .extra
+            .get_or_insert_with(Default::default)
+            .constant_target = Some((loss, instead));
+        self
     }
 
     /// Marks this leaf as needing no gradient (PyTorch's `requires_grad=False`): an

@@ -1,7 +1,7 @@
 //! Cross-entropy losses on logits (raw scores, before any sigmoid or softmax), computed
 //! so that large logits give finite losses and gradients.
 
-use super::{check_batch, check_labels, in_row, mean};
+use super::{check_batch, check_labels, check_target_leaves, in_row, mean};
 use crate::{Error, Value};
 
 /// Binary cross-entropy of labels yᵢ ∈ {0, 1} given logits zᵢ (the sigmoid is built in):
@@ -13,8 +13,9 @@ use crate::{Error, Value};
 /// Gradient: `dL/dzᵢ = (σ(zᵢ) - yᵢ)/n` (softplus' = σ), also at z = 0 (0.5 - y).
 ///
 /// The graph is the same whatever the logits' values (no branch on `z.data()` while
-/// building), so a compiled [`Tape`](crate::tape::Tape) of this loss stays right when
-/// the logits change sign.
+/// building), but the labels are constants of the graph: compiled once for many
+/// samples, use [`binary_cross_entropy_with_logits_targets`] (a tape refuses to run
+/// this graph over other samples).
 ///
 /// # Errors
 ///
@@ -41,6 +42,43 @@ pub fn binary_cross_entropy_with_logits(
         .zip(labels01)
         .map(|(z, &y)| z.softplus() - z * y)
         .collect();
+    Ok(mean(terms).tag_constant_target(
+        "binary_cross_entropy_with_logits",
+        "binary_cross_entropy_with_logits_targets",
+    ))
+}
+
+/// [`binary_cross_entropy_with_logits`] with the labels as data: leaves that need no
+/// gradient, which a [`Tape`](crate::tape::Tape) feeds per sample as it feeds inputs.
+/// The same numbers as the `f64` form on the same labels.
+///
+/// Gradient: `dL/dzᵢ = (σ(zᵢ) - yᵢ)/n`; the labels get none.
+///
+/// # Errors
+///
+/// [`Error::InvalidInput`] when the lengths differ or are 0, or when a label is not a
+/// leaf or needs a gradient (make it with `Value::new(y).no_grad()`). The labels'
+/// numbers are not checked (they change after the graph is built): feed 0 or 1.
+///
+/// ```
+/// use micrograd::{loss, Value};
+/// let z = [Value::new(0.0)];
+/// let l = loss::binary_cross_entropy_with_logits_targets(&z, &[Value::new(1.0).no_grad()])?;
+/// l.backward();
+/// assert_eq!((l.data(), z[0].grad()), (2f64.ln(), -0.5));   // ln 2; σ(0) - 1
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+pub fn binary_cross_entropy_with_logits_targets(
+    logits: &[Value],
+    labels01: &[Value],
+) -> Result<Value, Error> {
+    check_batch(logits.len(), "labels", labels01.len())?;
+    check_target_leaves(labels01)?;
+    let terms = logits
+        .iter()
+        .zip(labels01)
+        .map(|(z, y)| z.softplus() - z * y)
+        .collect();
     Ok(mean(terms))
 }
 
@@ -49,8 +87,10 @@ pub fn binary_cross_entropy_with_logits(
 /// log-sum-exp trick: every exponent is ≤ 0, so nothing overflows).
 ///
 /// m is built from the logits with [`max`](Value::max) ops, not read from their data,
-/// so that the graph is the same whatever the data: a [`Tape`](crate::tape::Tape)
-/// compiled from it stays right on other logits.
+/// so that the graph is the same whatever the logits; but the class picks a logit, a
+/// constant of the graph: compiled once for many samples, use
+/// [`softmax_cross_entropy_onehot`] (a tape refuses to run this graph over other
+/// samples).
 ///
 /// Gradient: `dL/dzⱼ = softmax(z)ⱼ - [j = c]`; m drops out because it is subtracted from
 /// every logit (its own gradient, `1 - Σⱼ softmax(z)ⱼ`, is 0 up to rounding).
@@ -76,10 +116,44 @@ pub fn softmax_cross_entropy(logits: &[Value], class: usize) -> Result<Value, Er
             logits.len()
         )));
     }
-    let m = logits[1..].iter().fold(logits[0].clone(), |m, z| m.max(z));
-    let shifted: Vec<Value> = logits.iter().map(|z| z - &m).collect();
-    let log_sum_exp = shifted.iter().map(Value::exp).sum::<Value>().ln();
-    Ok(log_sum_exp - &shifted[class])
+    let (shifted, log_sum_exp) = shifted_log_sum_exp(logits);
+    Ok((log_sum_exp - &shifted[class])
+        .tag_constant_target("softmax_cross_entropy", "softmax_cross_entropy_onehot"))
+}
+
+/// Softmax cross-entropy of one sample whose target is a distribution over the classes
+/// given as data (one-hot: 1 at the true class, 0 elsewhere; or smoothed labels):
+/// `L = ln Σⱼ e^(zⱼ - m) - Σⱼ tⱼ·(zⱼ - m)`, m = maxⱼ zⱼ built with ops as in
+/// [`softmax_cross_entropy`]. The graph does not depend on the class, so a
+/// [`Tape`](crate::tape::Tape) feeds the targets per sample as it feeds inputs. On a
+/// one-hot target the loss has the bits of `softmax_cross_entropy` (adding `0·(zⱼ - m)`
+/// changes no bit of a finite sum).
+///
+/// Gradient: `dL/dzⱼ = softmax(z)ⱼ - tⱼ` when Σⱼ tⱼ = 1; the targets get none.
+///
+/// # Errors
+///
+/// [`Error::InvalidInput`] when `logits` is empty or `targets` has another length, or
+/// when a target is not a leaf or needs a gradient (make it with
+/// `Value::new(t).no_grad()`). The targets' numbers are not checked (they change after
+/// the graph is built): feed non-negative numbers that sum to 1.
+///
+/// ```
+/// use micrograd::{loss, Value};
+/// let z = [Value::new(1.0), Value::new(1.0)];
+/// let t = [Value::new(1.0).no_grad(), Value::new(0.0).no_grad()];   // class 0
+/// let l = loss::softmax_cross_entropy_onehot(&z, &t)?;
+/// l.backward();
+/// assert_eq!(l.data(), 2f64.ln());
+/// assert_eq!((z[0].grad(), z[1].grad()), (-0.5, 0.5));
+/// # Ok::<(), micrograd::Error>(())
+/// ```
+pub fn softmax_cross_entropy_onehot(logits: &[Value], targets: &[Value]) -> Result<Value, Error> {
+    check_batch(logits.len(), "targets", targets.len())?;
+    check_target_leaves(targets)?;
+    let (shifted, log_sum_exp) = shifted_log_sum_exp(logits);
+    let picked: Value = shifted.iter().zip(targets).map(|(s, t)| s * t).sum();
+    Ok(log_sum_exp - picked)
 }
 
 /// The mean of [`softmax_cross_entropy`] over a batch: `L = (1/n) Σᵢ Lᵢ`, where row i of
@@ -116,4 +190,14 @@ pub fn softmax_cross_entropy_mean<R: AsRef<[Value]>>(
         .map(|(i, (row, &c))| softmax_cross_entropy(row.as_ref(), c).map_err(in_row(i)))
         .collect::<Result<Vec<Value>, Error>>()?;
     Ok(mean(losses))
+}
+
+/// `zⱼ - m` for every logit and `ln Σⱼ e^(zⱼ - m)`, with m = maxⱼ zⱼ built from the
+/// logits with [`max`](Value::max) ops (so the graph is the same whatever their data).
+/// `logits` is not empty.
+fn shifted_log_sum_exp(logits: &[Value]) -> (Vec<Value>, Value) {
+    let m = logits[1..].iter().fold(logits[0].clone(), |m, z| m.max(z));
+    let shifted: Vec<Value> = logits.iter().map(|z| z - &m).collect();
+    let log_sum_exp = shifted.iter().map(Value::exp).sum::<Value>().ln();
+    (shifted, log_sum_exp)
 }

@@ -1,16 +1,29 @@
 //! Loss functions and accuracy: the `loss()` function of micrograd's `demo.ipynb`, and
 //! the other losses a small network needs.
 //!
-//! Every loss takes the model's outputs as [`Value`]s and the targets as plain numbers,
-//! and returns one `Value` to call [`backward`](Value::backward) on. Batch losses are
-//! means, computed as micrograd's demo does: `sum(terms) * (1.0 / n)` with the n-ary
+//! Every loss takes the model's outputs as [`Value`]s and returns one `Value` to call
+//! [`backward`](Value::backward) on. Each comes in two forms:
+//!
+//! - **targets as numbers** ([`mse()`], [`svm_hinge`], [`binary_cross_entropy_with_logits`],
+//!   [`softmax_cross_entropy`] with a class index): the targets are constants of the
+//!   graph, as in micrograd's demo, where every step builds its graph anew. A
+//!   [`Tape`](crate::tape::Tape) compiled from such a graph is right for that sample
+//!   only, and refuses to run it over other samples (an error naming the form below);
+//! - **targets as data** ([`mse_targets`], [`svm_hinge_targets`],
+//!   [`binary_cross_entropy_with_logits_targets`], [`softmax_cross_entropy_onehot`]):
+//!   the targets are leaf `Value`s that need no gradient
+//!   (`Value::new(y).no_grad()`), so one sample's graph serves every sample: the tape
+//!   feeds them per sample as it feeds inputs ([`Tape::inputs`](crate::tape::Tape::inputs)).
+//!   The same numbers as the first form, in the dynamic graph as on the tape.
+//!
+//! Batch losses are means, computed as micrograd's demo does: `sum(terms) * (1.0 / n)` with the n-ary
 //! [`Sum`](std::iter::Sum) (so `sum` adds from 0.0 left to right, as Python's `sum()`).
 //!
 //! | file | what it holds | gradient with respect to the i-th output |
 //! |------|---------------|------------------------------------------|
-//! | `mse.rs` | [`mse()`]: mean of (pᵢ - tᵢ)² | 2(pᵢ - tᵢ)/n |
-//! | `hinge.rs` | [`svm_hinge`]: the demo's max-margin loss | -yᵢ/n where 1 - yᵢsᵢ > 0, else 0 |
-//! | `cross_entropy.rs` | [`binary_cross_entropy_with_logits`], [`softmax_cross_entropy`], [`softmax_cross_entropy_mean`] | (σ(zᵢ) - yᵢ)/n; softmaxⱼ - [j = c] |
+//! | `mse.rs` | [`mse()`], [`mse_targets`]: mean of (pᵢ - tᵢ)² | 2(pᵢ - tᵢ)/n |
+//! | `hinge.rs` | [`svm_hinge`], [`svm_hinge_targets`]: the demo's max-margin loss | -yᵢ/n where 1 - yᵢsᵢ > 0, else 0 |
+//! | `cross_entropy.rs` | [`binary_cross_entropy_with_logits`] (and `_targets`), [`softmax_cross_entropy`], [`softmax_cross_entropy_onehot`], [`softmax_cross_entropy_mean`] | (σ(zᵢ) - yᵢ)/n; softmaxⱼ - tⱼ |
 //! | `regularization.rs` | [`l2`]: α·Σ p² | 2αpᵢ |
 //! | `accuracy.rs` | [`binary_accuracy`], [`argmax`], [`multiclass_accuracy`] | (not differentiable) |
 //!
@@ -43,10 +56,11 @@ mod regularization;
 
 pub use accuracy::{argmax, binary_accuracy, multiclass_accuracy};
 pub use cross_entropy::{
-    binary_cross_entropy_with_logits, softmax_cross_entropy, softmax_cross_entropy_mean,
+    binary_cross_entropy_with_logits, binary_cross_entropy_with_logits_targets,
+    softmax_cross_entropy, softmax_cross_entropy_mean, softmax_cross_entropy_onehot,
 };
-pub use hinge::svm_hinge;
-pub use mse::mse;
+pub use hinge::{svm_hinge, svm_hinge_targets};
+pub use mse::{mse, mse_targets};
 pub use regularization::l2;
 
 use crate::{Error, Value};
@@ -69,6 +83,27 @@ fn check_batch(outputs: usize, what: &str, targets: usize) -> Result<(), Error> 
         return Err(Error::InvalidInput(format!(
             "0 predictions and 0 {what}: the loss of an empty batch is undefined"
         )));
+    }
+    Ok(())
+}
+
+/// `Ok` when every target is a leaf that needs no gradient (data, not a result).
+fn check_target_leaves(targets: &[Value]) -> Result<(), Error> {
+    for (i, t) in targets.iter().enumerate() {
+        if !t.op().is_empty() {
+            return Err(Error::InvalidInput(format!(
+                "target {i} is computed by `{}`; targets are data: give leaves made with \
+                 Value::new(y).no_grad()",
+                t.op()
+            )));
+        }
+        if t.requires_grad() {
+            return Err(Error::InvalidInput(format!(
+                "target {i} ({:?}) needs a gradient; targets are data: make them with \
+                 Value::new(y).no_grad()",
+                t.data()
+            )));
+        }
     }
     Ok(())
 }

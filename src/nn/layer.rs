@@ -85,8 +85,11 @@ impl Layer {
     ///
     /// # Errors
     ///
-    /// [`Error::InputWidth`] if `x.len() != self.nin()`.
+    /// [`Error::InputWidth`] if `x.len() != self.nin()`; [`Error::InvalidInput`] if a
+    /// live [`Training`](crate::tape::Training) holds the parameters (their `Value`s
+    /// have the data from before it: `finish()` it first).
     pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
+        crate::tape::check_not_training(self.neurons.iter().flat_map(Neuron::own_params))?;
         self.forward_shared(&NeuronInputs::new(x.to_vec()))
     }
 
@@ -105,7 +108,9 @@ impl Layer {
     ///
     /// # Errors
     ///
-    /// [`Error::InputWidth`] if `x.len() != self.nin()`.
+    /// [`Error::InputWidth`] if `x.len() != self.nin()`; [`Error::InvalidInput`] if a
+    /// live [`Training`](crate::tape::Training) holds the parameters (their `Value`s
+    /// have the data from before it: `finish()` it first).
     pub fn forward_f64(&self, x: &[f64]) -> Result<Vec<Value>, Error> {
         self.forward(&leaves(x))
     }

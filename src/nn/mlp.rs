@@ -145,7 +145,9 @@ impl MLP {
     ///
     /// # Errors
     ///
-    /// [`Error::InputWidth`] if `x.len() != self.nin()`.
+    /// [`Error::InputWidth`] if `x.len() != self.nin()`; [`Error::InvalidInput`] if a
+    /// live [`Training`](crate::tape::Training) holds the parameters (their `Value`s
+    /// have the data from before it: `finish()` it first).
     pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
         self.forward_owned(x.to_vec())
     }
@@ -154,6 +156,9 @@ impl MLP {
     /// the next layer's neurons share.
     fn forward_owned(&self, x: Vec<Value>) -> Result<Vec<Value>, Error> {
         check_width(self.nin, x.len())?;
+        // (Lazily: the parameters are walked only while a Training is live.)
+        let params = self.layers.iter().flat_map(|l| l.neurons().iter());
+        crate::tape::check_not_training(params.flat_map(super::Neuron::own_params))?;
         let mut x = x;
         for layer in &self.layers {
             x = layer.forward_shared(&NeuronInputs::new(x))?;
@@ -166,7 +171,9 @@ impl MLP {
     ///
     /// # Errors
     ///
-    /// [`Error::InputWidth`] if `x.len() != self.nin()`.
+    /// [`Error::InputWidth`] if `x.len() != self.nin()`; [`Error::InvalidInput`] if a
+    /// live [`Training`](crate::tape::Training) holds the parameters (their `Value`s
+    /// have the data from before it: `finish()` it first).
     pub fn forward_f64(&self, x: &[f64]) -> Result<Vec<Value>, Error> {
         self.forward_owned(leaves(x))
     }

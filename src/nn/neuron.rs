@@ -108,8 +108,11 @@ impl Neuron {
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `x.len()` is not the number of weights (Python's `zip`
-    /// would silently use the shorter of the two).
+    /// would silently use the shorter of the two).; [`Error::InvalidInput`] if a live
+    /// [`Training`](crate::tape::Training) holds the parameters (their `Value`s have the
+    /// data from before it: `finish()` it first).
     pub fn forward(&self, x: &[Value]) -> Result<Value, Error> {
+        crate::tape::check_not_training(self.own_params())?;
         self.forward_shared(&NeuronInputs::new(x.to_vec()))
     }
 
@@ -125,6 +128,11 @@ impl Neuron {
             }
             activation => Value::shared_neuron(&self.params, x, activation),
         }
+    }
+
+    /// The weights, then the bias, without collecting them (see [`Module::parameters`]).
+    pub(crate) fn own_params(&self) -> impl Iterator<Item = &Value> {
+        self.params.weights().iter().chain([self.params.bias()])
     }
 
     /// The number of inputs (and of weights).

@@ -140,7 +140,9 @@ impl MLP {
     ///
     /// [`Error::Write`] if the file cannot be written or renamed into place;
     /// [`Error::InvalidInput`] if a parameter is NaN or infinite, or if a layer has no
-    /// neurons (width 0), which a model file does not hold (nothing is written).
+    /// neurons (width 0), which a model file does not hold, or if a live
+    /// [`Training`](crate::tape::Training) holds the parameters (their `Value`s have the
+    /// data from before it: `finish()` it first) (nothing is written).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         self.save_model(path.as_ref(), None)
     }
@@ -330,6 +332,7 @@ impl MLP {
 
     /// Writes the file atomically (see [`save`](MLP::save)).
     fn save_model(&self, path: &Path, optimizer: Option<&OptimizerState>) -> Result<(), Error> {
+        crate::tape::check_not_training(&self.parameters())?;
         let saved = self.to_saved();
         check_layers(&saved.layers)?;
         check_finite(&saved.parameters)?;

@@ -120,6 +120,8 @@ impl Program {
             neuron_terms: Vec::new(),
             gather: Vec::new(),
             outputs: Vec::new(),
+            // (Fused nodes too: every node of the graph is looked at.)
+            constant_target: order.iter().find_map(|v| v.node().constant_target()),
             leaves: leaves.len(),
             hidden: leaves.iter().map(|v| v.node().hidden).collect(),
             frozen: frozen(order, &leaves),
@@ -181,11 +183,13 @@ impl Program {
         program.plan_deferred(&written);
         program.plan_private();
         program.group_side_by_side(leaves.len(), &depths);
-        program.outputs = outputs
-            .iter()
-            .map(|v| match index.get(&v.address()) {
+        program.outputs = (outputs.iter().enumerate())
+            .map(|(i, v)| match index.get(&v.address()) {
                 Some(&k) => Ok(k),
-                None => Err(Error::NotOnTape { label: v.label() }),
+                None => Err(Error::NotInGraph {
+                    index: i,
+                    label: v.label(),
+                }),
             })
             .collect::<Result<_, _>>()?;
         let compiled = Compiled {

@@ -128,6 +128,11 @@ pub struct Program {
     /// The node indices of the outputs asked for by
     /// [`compile_with_outputs`](crate::tape::Tape::compile_with_outputs).
     pub(crate) outputs: Vec<u32>,
+    /// `(loss, form to use)` if a loss in the graph took its target as a number (or
+    /// picked a logit by a class index): the program is right only for the sample it
+    /// was compiled from, and a tape refuses to run it over others
+    /// (`Tape::check_per_sample`).
+    pub(crate) constant_target: Option<(&'static str, &'static str)>,
     /// How many leaves: nodes `0..leaves`.
     pub(crate) leaves: usize,
     /// For each leaf, whether it is a constant the engine made for an `f64` operand
@@ -232,6 +237,12 @@ impl Program {
     /// ```
     pub fn leaf_count(&self) -> usize {
         self.leaves
+    }
+
+    /// A measure of one run's work: a unit per node and per term of its sums (a
+    /// multiply-add), what the forward and backward passes each go through once.
+    pub(crate) fn work(&self) -> usize {
+        self.steps.len() + self.runs.iter().map(|r| r.len as usize).sum::<usize>()
     }
 
     /// The index of the root: the last node.

@@ -104,12 +104,20 @@ impl Tape {
     /// # Errors
     ///
     /// If a leaf is a parameter a [`Training`](super::Training) of another tape holds
-    /// ([`check_not_held`](Tape::check_not_held)).
+    /// ([`check_not_held`](Tape::check_not_held)); [`Error::ConstantTarget`] if a loss
+    /// of the graph took its target as a number and a leaf that needs no gradient (an
+    /// input) holds another number than when the tape was compiled: another sample.
     pub(super) fn read_written_leaves(&mut self) -> Result<(), Error> {
         self.check_not_held()?;
         self.notice_labels();
         if data_writes() != self.leaves_read_at {
             self.copy_leaves();
+        }
+        // (Empty unless the graph holds a target as a number.)
+        let data = &self.buf.data;
+        let other = |&(k, bits): &(u32, u64)| data[k as usize].to_bits() != bits;
+        if self.compiled_sample.iter().any(other) {
+            self.check_per_sample()?;
         }
         Ok(())
     }
@@ -181,7 +189,9 @@ impl Tape {
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `sample` does not have one number per input leaf;
-    /// [`Error::InvalidInput`] if `inputs` was made by another tape.
+    /// [`Error::InvalidInput`] if `inputs` was made by another tape;
+    /// [`Error::ConstantTarget`] if a loss of the graph took its target as a number
+    /// (the tape would keep the compiled sample's target for every sample).
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
@@ -196,6 +206,7 @@ impl Tape {
     /// ```
     pub fn set_inputs(&mut self, inputs: &Inputs, sample: &[f64]) -> Result<(), Error> {
         self.check_inputs(inputs)?;
+        self.check_per_sample()?;
         if sample.len() != inputs.len() {
             return Err(Error::InputWidth {
                 expected: inputs.len(),
@@ -302,6 +313,20 @@ impl Tape {
     /// ```
     pub fn evaluate(&mut self) -> Result<f64, Error> {
         self.run_forward()
+    }
+
+    /// `Ok` unless a loss of the graph took its target as a number (or picked a logit
+    /// by a class index): then the tape is right for the compiled sample only, and may
+    /// not be run over others.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::ConstantTarget`] naming the loss and the form to use instead.
+    pub(super) fn check_per_sample(&self) -> Result<(), Error> {
+        match self.program.constant_target {
+            None => Ok(()),
+            Some((loss, instead)) => Err(Error::ConstantTarget { loss, instead }),
+        }
     }
 
     /// An error unless `inputs` were made by this tape.

@@ -37,14 +37,49 @@ impl Tape {
         Tape::compile_with_outputs(root, &[])
     }
 
+    /// A tape of several outputs and no loss, for inference: a model's outputs (all of
+    /// them, e.g. the logits), read with [`outputs`](Tape::outputs) or
+    /// [`evaluate_batch`](Tape::evaluate_batch). No root is needed: the tape's root is
+    /// `0·o₀ + 0·o₁ + ...`, 0 on finite outputs (so [`value`](Tape::value) is 0 and
+    /// [`backward`](Tape::backward) gives zero gradients; an output that is not finite
+    /// is reported at its own op, as by [`forward`](Tape::forward)).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidInput`] if `outputs` is empty, or has more than `u32::MAX` nodes
+    /// under it.
+    ///
+    /// ```
+    /// use micrograd::prelude::*;
+    /// use micrograd::tape::Tape;
+    /// let model = MLP::new(2, &[4, 3], &mut micrograd::random::PythonRandom::seed(1));
+    /// let x = [Value::new(0.0).no_grad(), Value::new(0.0).no_grad()];
+    /// let logits = model.forward(&x)?;
+    /// let mut tape = Tape::compile_outputs(&logits)?;
+    /// let input = tape.inputs(&x)?;
+    /// let rows = tape.evaluate_batch(&input, &[[0.5, -1.0]], 1)?;
+    /// let expected: Vec<f64> = model.forward_f64(&[0.5, -1.0])?.iter().map(Value::data).collect();
+    /// assert_eq!(rows[0], expected);
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
+    pub fn compile_outputs(outputs: &[Value]) -> Result<Tape, Error> {
+        if outputs.is_empty() {
+            return Err(Error::InvalidInput(
+                "Tape::compile_outputs of no outputs: list the values to compute".to_owned(),
+            ));
+        }
+        let root: Value = outputs.iter().map(|o| o * 0.0).sum();
+        Tape::compile_with_outputs(&root, outputs)
+    }
+
     /// [`compile`](Tape::compile), keeping the values of `outputs` (nodes of the graph
     /// other than the root, such as a network's scores when the root is the loss) so
     /// that [`outputs`](Tape::outputs) reads them after each forward.
     ///
     /// # Errors
     ///
-    /// As [`compile`](Tape::compile), and [`Error::NotOnTape`] if one of `outputs` is
-    /// not a node of the graph under `root`.
+    /// As [`compile`](Tape::compile), and [`Error::NotInGraph`] (naming its place and
+    /// label) if one of `outputs` is not a node of the graph under `root`.
     ///
     /// ```
     /// use micrograd::{tape::Tape, Value};
@@ -67,7 +102,14 @@ impl Tape {
             data_finite,
         } = Program::compile(root, outputs)?;
         static TAPES: AtomicU64 = AtomicU64::new(0);
+        let compiled_sample = match program.constant_target {
+            Some(_) => (program.frozen.iter())
+                .map(|&k| (k, data[k as usize].to_bits()))
+                .collect(),
+            None => Vec::new(),
+        };
         Ok(Tape {
+            compiled_sample,
             id: TAPES.fetch_add(1, Ordering::Relaxed),
             buf: Buffers::new(&program, data, data_finite),
             leaf_index: leaves

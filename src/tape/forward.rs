@@ -14,6 +14,9 @@ impl Tape {
     ///
     /// # Errors
     ///
+    /// [`Error::ConstantTarget`] if a loss of the graph took its target as a number and
+    /// a leaf that needs no gradient (an input made with `no_grad`) holds another number
+    /// than when the tape was compiled: the tape is right for that sample only.
     /// [`Error::NonFinite`] (pass `Forward`) if any value comes out NaN or infinite
     /// (also one hidden inside a fused node, such as an overflowing sum under a `tanh`),
     /// naming the same op and label as [`Value::try_backward`](crate::Value::try_backward)

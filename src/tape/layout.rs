@@ -63,6 +63,10 @@ pub struct Tape {
     /// panicked): the values are then partly of that run and partly of the one before,
     /// and [`backward`](Tape::backward) refuses them until a forward finishes.
     pub(super) forward_unfinished: bool,
+    /// If a loss of the graph took its target as a number: the leaves that need no
+    /// gradient (the sample's inputs) with the bits they had when the tape was
+    /// compiled. Another sample there is refused ([`Error::ConstantTarget`](crate::Error::ConstantTarget)).
+    pub(super) compiled_sample: Vec<(u32, u64)>,
     /// Whether a backward pass started and did not return (a custom op's gradient
     /// closure panicked): the leaves' entries of `grad` were set to 0, and
     /// [`grad_of`](Tape::grad_of) refuses them until a backward finishes.

@@ -30,6 +30,7 @@
 //! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
 //! | `parallel.rs` | mini-batches on several threads: [`Tape::accumulate_batch`], its fixed order of sums |
 //! | `step.rs` | the optimiser's step on the tape's numbers: [`Tape::flush_and_step`] |
+//! | `thread_count.rs` | how many threads pay for a batch: [`Tape::threads_for`] |
 //! | `training.rs` | many such steps, the parameters' `Value`s written at the end: [`Training`] |
 //!
 //! The instructions, their layout, the forward and backward loops and the layers are
@@ -67,11 +68,14 @@ mod forward;
 mod layout;
 mod parallel;
 mod step;
+mod thread_count;
 mod training;
 
 pub use batch::Inputs;
 pub use layout::Tape;
 pub use parallel::CHUNK;
+pub use thread_count::WORK_PER_THREAD;
+pub(crate) use training::check_not_training;
 pub use training::Training;
 
 /// Runs the example of `docs/tape.md` as a doctest, so the guide stays correct.

@@ -302,7 +302,8 @@ impl Tape {
     ///
     /// [`Error::InvalidInput`] if `threads` is 0 or if `inputs` was made by another
     /// tape; [`Error::InputWidth`] if a sample does not
-    /// have one number per input leaf (nothing runs). [`Error::NonFinite`] as
+    /// have one number per input leaf (nothing runs); [`Error::ConstantTarget`] (nothing
+    /// runs) if a loss of the graph took its target as a number. [`Error::NonFinite`] as
     /// [`accumulate`](Tape::accumulate) reports it, for the sample of lowest index
     /// that met a NaN or infinity, whichever thread ran it (or naming the leaf whose sum
     /// over the chunks overflowed); then the sums since the last flush are set to 0, as
@@ -383,6 +384,7 @@ impl Tape {
     ) -> Result<Vec<f64>, Error> {
         check_threads(threads, "a batch")?;
         self.check_inputs(inputs)?;
+        self.check_per_sample()?;
         if let Some(bad) = samples.iter().find(|s| s.as_ref().len() != inputs.len()) {
             return Err(Error::InputWidth {
                 expected: inputs.len(),

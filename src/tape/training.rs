@@ -67,11 +67,12 @@ impl Held {
 /// training.** The tape and the optimiser are borrowed, so they cannot be used around
 /// it; evaluate through [`evaluate_batch`](Training::evaluate_batch), which runs on the
 /// trained numbers. Another tape over the same parameters refuses to run until the
-/// training has written them (an error naming the leaf), but a graph built from the
-/// model in the meantime sees the old numbers: finish the training first. Writing a
+/// training has written them (an error naming the leaf), and so do the model's
+/// `forward`, `forward_f64` and `save` (an error naming `finish()`); a parameter's own
+/// `data()` still gives the number from before: finish the training first. Writing a
 /// `Value`'s data meanwhile (`set_data`, an optimiser's `step`) is refused by the next
 /// step (see [`step`](Training::step)), because the training's numbers would overwrite
-/// it.
+/// it, and [`finish`](Training::finish) keeps it.
 ///
 /// ```
 /// use micrograd::prelude::*;
@@ -100,6 +101,10 @@ pub struct Training<'a, O: Optimizer + ?Sized> {
     marks: u64,
     /// Whether a step was taken since the `Value`s were last written.
     unwritten: bool,
+    /// The parameters' data when the `Value`s were last read or written: a `Value`
+    /// whose data differs at the end was written while the training lived, and keeps
+    /// that write.
+    before: Vec<f64>,
 }
 
 impl Tape {
@@ -110,15 +115,19 @@ impl Tape {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] if `threads` is 0, or if a leaf of this tape is a
-    /// parameter that a `Training` of another tape holds.
+    /// parameter that a `Training` of another tape holds; [`Error::ConstantTarget`] if a
+    /// loss of the graph took its target as a number (every step would train toward the
+    /// compiled sample's target).
     pub fn train<'a, O: Optimizer + ?Sized>(
         &'a mut self,
         opt: &'a mut O,
         threads: usize,
     ) -> Result<Training<'a, O>, Error> {
         check_threads(threads, "a step")?;
+        self.check_per_sample()?;
         self.load_params(opt.params())?;
         Ok(Training {
+            before: opt.params().iter().map(Value::data).collect(),
             tape: self,
             opt,
             threads,
@@ -234,16 +243,50 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
 
     /// Ends the training: the parameters' `Value`s get their data and grads, as after
     /// the last [`flush_and_step`](Tape::flush_and_step). (Dropping the `Training` does
-    /// the same.)
+    /// the same.) A parameter whose `Value` was written while the training lived
+    /// (`set_data`, which the next step would have refused) keeps that write: its data
+    /// is not overwritten, only its grad is set. (A write of the very number the
+    /// `Value` held cannot be told from none.)
+    ///
+    /// ```
+    /// use micrograd::prelude::*;
+    /// use micrograd::tape::Tape;
+    /// let (w, x) = (Value::new(3.0), Value::new(1.0).no_grad());
+    /// let mut tape = Tape::compile(&(&w * &x))?;
+    /// let input = tape.inputs(&[x])?;
+    /// let mut opt = Sgd::new(vec![w.clone()], 0.1)?;
+    /// let mut training = tape.train(&mut opt, 1)?;
+    /// training.step(&input, &[[1.0]])?;
+    /// w.set_data(42.0);                          // while the training lives
+    /// assert!(training.step(&input, &[[1.0]]).is_err());
+    /// training.finish();
+    /// assert_eq!(w.data(), 42.0);                // kept, not overwritten
+    /// # Ok::<(), micrograd::Error>(())
+    /// ```
     pub fn finish(self) {}
 
-    /// The numbers into the `Value`s, if a step left some unwritten.
+    /// The numbers into the `Value`s, if a step left some unwritten (but not over a
+    /// write made meanwhile).
     fn write_back(&mut self) {
         if self.unwritten {
-            self.tape.write_back(self.opt.params());
+            let params = self.opt.params();
+            // The writes made meanwhile: put back after the pass, grads as trained.
+            let kept: Vec<(usize, f64)> = match data_writes() == self.writes {
+                true => Vec::new(),
+                false => (params.iter().zip(&self.before).enumerate())
+                    .filter(|(_, (p, b))| p.data().to_bits() != b.to_bits())
+                    .map(|(i, (p, _))| (i, p.data()))
+                    .collect(),
+            };
+            self.tape.write_back(params);
+            for &(i, data) in &kept {
+                params[i].set_data(data);
+            }
             self.unwritten = false;
             let id = self.tape.id;
             Held::change(|h| h.retain(|&(tape, _)| tape != id));
+            self.before.clear();
+            self.before.extend(params.iter().map(Value::data));
         }
         self.writes = data_writes();
     }
@@ -281,6 +324,40 @@ impl Tape {
             Ok(())
         })
     }
+}
+
+/// `Ok` unless one of `params` is held by a live [`Training`] on this thread (its
+/// `Value` still has the data from before the training): what a model checks before it
+/// reads its parameters (`forward`, `save`). One thread-local look when no training is
+/// live.
+///
+/// # Errors
+///
+/// [`Error::InvalidInput`] naming the parameter and `finish()`.
+pub(crate) fn check_not_training<'v>(
+    params: impl IntoIterator<Item = &'v Value>,
+) -> Result<(), Error> {
+    HELD.with_borrow(|held| {
+        if held.trainings.is_empty() {
+            return Ok(());
+        }
+        for p in params {
+            if held
+                .trainings
+                .iter()
+                .any(|(_, set)| set.contains(&p.address()))
+            {
+                return Err(Error::InvalidInput(format!(
+                    "parameter {} is held by a live tape::Training: its Value still has the \
+                     data from before the training, the trained numbers are in the tape; \
+                     finish() the Training first, or evaluate through \
+                     Training::evaluate_batch",
+                    p.label().unwrap_or_else(|| format!("{:?}", p.data()))
+                )));
+            }
+        }
+        Ok(())
+    })
 }
 
 impl<O: Optimizer + ?Sized> Drop for Training<'_, O> {
