@@ -122,7 +122,7 @@ fn run() -> common::Result {
     // The trained network's scores on a tape of their own, and as inference C.
     let pixels: Vec<Value> = (0..784).map(|_| Value::new(0.0).no_grad()).collect();
     let scores = model.forward(&pixels)?;
-    let mut tape = Tape::compile_with_outputs(&scores.iter().sum(), &scores)?;
+    let mut tape = Tape::compile_outputs(&scores)?;
     let code = CodeGen::new(&tape, NAME)
         .input("image", &pixels)
         .precision(precision)

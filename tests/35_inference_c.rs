@@ -310,7 +310,7 @@ fn iris() -> (Tape, Vec<Value>, Vec<Vec<f64>>) {
     let model = MLP::new(4, &[8, 3], &mut PythonRandom::seed(42));
     let x: Vec<Value> = (0..4).map(|_| Value::new(0.0)).collect();
     let scores = model.forward(&x).unwrap();
-    let tape = Tape::compile_with_outputs(&scores.iter().sum(), &scores).unwrap();
+    let tape = Tape::compile_outputs(&scores).unwrap();
     let mut rng = rng::Rng(7);
     let samples = (0..50)
         .map(|_| (0..4).map(|_| 2.0 * rng.unit()).collect())
