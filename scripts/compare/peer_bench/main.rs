@@ -1,7 +1,7 @@
 //! micrograd (this crate) side by side with the index-arena peer
 //! `mickvangelderen/micrograd-rs`, in one process, the runs interleaved.
 //!
-//! Built and run by `scripts/compare_peer.sh PEER_CHECKOUT`, which makes a throwaway
+//! Built and run by `scripts/compare/peer.sh PEER_CHECKOUT`, which makes a throwaway
 //! cargo project depending on both crates by path. The peer's side is written here
 //! with the peer's public API (`Operations`, `Values`, `Gradients`); none of its code
 //! is copied.

@@ -1,7 +1,7 @@
 """Numbers that Python micrograd 0.1.0 prints, for tests/05_python_crosscheck.rs.
 
-Run: pip install micrograd==0.1.0 && python3 scripts/python_reference.py
-Its output is committed as scripts/python_reference.out; .ci/run checks they agree.
+Run: pip install micrograd==0.1.0 && python3 scripts/ci/python_reference.py
+Its output is committed as scripts/ci/python_reference.out; .ci/run checks they agree.
 Each line is `name: value, value, ...` with repr() floats; the Rust test quotes them.
 """
 import math

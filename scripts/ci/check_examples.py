@@ -15,7 +15,7 @@
   both print the same `final` line with `--threads 1` and `--threads 2` (a short run),
   and the time `.. µs per sample-step`.
 
-Usage: python3 scripts/check_examples.py   (after `cargo build --release --examples`)
+Usage: python3 scripts/ci/check_examples.py   (after `cargo build --release --examples`)
 """
 import os
 import re
@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, "target", "release", "examples")
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 FINAL = re.compile(r"^final step=(\d+) loss=(\S+)( accuracy=(\S+)%)?$")
@@ -95,7 +95,7 @@ def lecture_backprop():
     dot = os.path.join(tempfile.mkdtemp(), "neuron.dot")
     code, out, _ = run("08_lecture_backprop", "--dot", dot)
     check(code == 0, "08_lecture_backprop exits 0")
-    # Python micrograd with the lecture's tanh: scripts/python_reference.out, lecture_neuron
+    # Python micrograd with the lecture's tanh: scripts/ci/python_reference.out, lecture_neuron
     want = "x1.grad = -1.4999999999999993, w1.grad = 0.9999999999999996"
     check(out.count(want) == 3, "08_lecture_backprop: x1, w1 grads by hand, in topo order, by backward()")
     check("L = -7.286496" in out, "08_lecture_backprop: one nudge gives the lecture's L = -7.286496")

@@ -12,8 +12,8 @@ Nothing a run prints may depend on the machine (no timings, temp paths or addres
 such output would differ between runs and fails this check.
 
 Usage:
-  python3 scripts/check_notebooks.py            # check (CI)
-  python3 scripts/check_notebooks.py --update   # run and save the outputs in place
+  python3 scripts/ci/check_notebooks.py            # check (CI)
+  python3 scripts/ci/check_notebooks.py --update   # run and save the outputs in place
   (either one followed by notebook paths: only those)
 Needs: jupyter nbconvert (pip) and the evcxr kernel (`cargo install evcxr_jupyter
 --locked && evcxr_jupyter --install`).
@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NOTEBOOKS = sorted(glob.glob(os.path.join(ROOT, "docs", "notebooks", "*.ipynb")))
 TIMEOUT = 1800  # seconds per cell: the first cell compiles the crate
 
