@@ -7,9 +7,11 @@
 //! the same pass, op and label.
 //!
 //! (Custom ops, `Value::custom`, and neurons as one node, `Value::neuron`, are among the
-//! ops; half of the graphs take inputs that need no gradient, `Value::no_grad`.) The generator is a few lines of xorshift with fixed seeds, so a failure is a seed
-//! to replay. `MICROGRAD_RANDOM_GRAPHS=2000 cargo test --release --test 29_tape_random`
-//! runs a larger search (the default keeps `cargo test` fast).
+//! ops; half of the graphs take inputs that need no gradient, `Value::no_grad`.) The
+//! generator is a few lines of xorshift with fixed seeds, so a failure is a seed to
+//! replay. `MICROGRAD_RANDOM_GRAPHS=2000 cargo test --release --test
+//! 29_random_graphs_match_bit_for_bit` runs a larger search (the default keeps `cargo
+//! test` fast).
 //!
 //! Python has no tape; the dynamic graph is micrograd's, built afresh at every round.
 
