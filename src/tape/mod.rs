@@ -27,7 +27,7 @@
 //! | `forward.rs` | [`Tape::forward`]: read the leaves, run the program |
 //! | `backward.rs` | [`Tape::backward`]: run the program, hand the gradients back |
 //! | `check.rs` | [`Tape::check`]: the tape against the graph built again |
-//! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
+//! | `batch.rs` | mini-batches: [`Tape::accumulate`] and what it uses, [`Inputs`] |
 //! | `parallel.rs` | mini-batches on several threads: [`Tape::accumulate_batch`], its fixed order of sums |
 //! | `step.rs` | the optimiser's step on the tape's numbers: [`Tape::flush_and_step`] |
 //! | `training.rs` | many such steps, the parameters' `Value`s written at the end: [`Training`] |
