@@ -73,7 +73,7 @@ show("lecture_neuron", o.data, n.grad, x1.grad, w1.grad, x2.grad, w2.grad)
 # repr() on exact ties, for Value's Debug (src/engine/repr.rs; tests/05_python_crosscheck.rs).
 # Each float below lies exactly halfway between the two shortest decimals that read back
 # as it; repr picks the even one (David Gay's dtoa), where the shortest-digits algorithm
-# of Rust's `{:e}` picks the upper one. The first is issue 9's; the others are every tie
+# of Rust's `{:e}` picks the upper one. The first was met in a test; the others are every tie
 # found by drawing up to 20,000 floats with 20 random mantissa bits (random.seed(9)) at
 # each binary exponent from -60 to 59, keeping the first at each (one is negated to cover
 # the sign). Printed: the float's exact decimal value, then repr.
