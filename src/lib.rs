@@ -101,8 +101,7 @@
 //! | [`codegen`] | — | C that trains a compiled [`tape`] with no Rust, no allocator |
 //! | [`random`] | `random.seed`, `random.uniform` | Python's generator, bit for bit |
 //!
-//! [`docs/python-to-rust.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/python-to-rust.md)
-//! maps every line of `engine.py`, `nn.py` and the demo notebook to its Rust counterpart.
+//! `docs/python-to-rust.md` (in the repository and the published crate) maps every line of `engine.py`, `nn.py` and the demo notebook to its Rust counterpart.
 //!
 //! ## Features
 //!

@@ -17,8 +17,7 @@
 //! errors of a NaN or infinity). What a tape cannot know is a number the program read
 //! with `.data()` while building: it is frozen into the tape.
 //! [`Tape::check`] builds the graph again and says where it differs.
-//! [`docs/tape.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/tape.md) has
-//! the rules and when to use which engine.
+//! `docs/tape.md` (in the repository and the published crate) has the rules and when to use which engine.
 //!
 //! | file | what it holds |
 //! |------|---------------|
