@@ -72,7 +72,6 @@ ratio = py["ns_per_node"] / rust_ns("total")
 best = nogc["ns_per_node"] / rust_ns("total")
 peak = rust_bytes("peak heap in backward")
 print()
-print(f"target >= 40x faster per node: {'met' if ratio >= 40 else 'MISSED'} ({ratio:.1f}x; "
-      f"{best:.1f}x against Python with gc off: {'met' if best >= 40 else 'MISSED'})")
-print(f"target <= 100 B/node at backward peak: {'met' if peak <= 100 else 'MISSED'} ({peak:.1f})")
+print(f"per node, Rust is {ratio:.1f}x faster than Python with gc on, {best:.1f}x with gc off; "
+      f"{peak:.1f} heap bytes per node at the peak of backward")
 EOF
