@@ -3,10 +3,10 @@
 //! Run: `cargo bench --bench engine` (all), `cargo bench --bench engine -- chain` (the
 //! 3,000,000-node chain only), `cargo bench --bench engine -- op/` (the per-op chains).
 //! Criterion reports time per iteration and, from `Throughput::Elements`, nodes per
-//! second; `scripts/compare_engine.sh` turns the medians into ns per node and compares
+//! second; `scripts/compare/engine.sh` turns the medians into ns per node and compares
 //! them with Python micrograd. Results are in `docs/benchmarks.md`.
 //!
-//! - `chain/*`: the graph of `scripts/engine_python.py`: `y = x; y = y * 1.0000001 + 0.5`,
+//! - `chain/*`: the graph of `scripts/compare/engine_python.py`: `y = x; y = y * 1.0000001 + 0.5`,
 //!   repeated; each step makes 4 nodes (two constant leaves, a `*` and a `+`).
 //!   `chain/total` times build + backward + drop together; `chain/build`,
 //!   `chain/backward` and `chain/drop` time each phase alone.

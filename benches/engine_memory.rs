@@ -109,7 +109,7 @@ fn main() -> ExitCode {
     let per_node = |bytes: usize| bytes as f64 / nodes as f64;
 
     let baseline = reset_peak();
-    // The graph of benches/engine.rs and scripts/engine_python.py.
+    // The graph of benches/engine.rs and scripts/compare/engine_python.py.
     let mut y = Value::new(1.0);
     for _ in 0..steps {
         y = y * 1.0000001 + 0.5;

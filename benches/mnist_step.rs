@@ -194,8 +194,8 @@ fn training<'a>(s: &'a mut ImageTape, opt: &'a mut Sgd) -> (Training<'a, Sgd>, I
     (training, sample)
 }
 
-/// The `Training` step and the hand-written step in turn (issue 10's "medians of
-/// interleaved runs"; see `limits::interleaved`), each on its own copy of the model.
+/// The `Training` step and the hand-written step in turn (medians of interleaved runs;
+/// see `limits::interleaved`), each on its own copy of the model.
 fn interleaved_steps(data: &Dataset, batches: &[Vec<usize>]) {
     let (rounds, run) = (15, 40);
     let model = MLP::new(784, &[32, 10], &mut PythonRandom::seed(1));

@@ -169,8 +169,8 @@ fn bench(c: &mut Criterion) {
     interleaved_steps(&data);
 }
 
-/// The tape's step and the hand-written step in turn (issue 10's "medians of
-/// interleaved runs"; see `limits::interleaved`), each on its own copy of the model;
+/// The tape's step and the hand-written step in turn (medians of interleaved runs; see
+/// `limits::interleaved`), each on its own copy of the model;
 /// then the same for the tape's step through [`Tape::train`].
 fn interleaved_steps(data: &Dataset) {
     let (rounds, run) = (15, 400);

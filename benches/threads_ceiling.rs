@@ -9,7 +9,7 @@
 //! Run: `cargo bench --bench threads_ceiling` (`-- --rounds N`, default 7). Each round
 //! runs the three one after the other, 500 batches each, then 500 training steps of
 //! each kind, 20 at a time in turn; the medians over the rounds and their ratios to one
-//! thread are printed. Results are in `docs/benchmarks.md` ("Threads").
+//! thread are printed. Results are in `docs/benchmarks.md`.
 
 use std::time::Instant;
 

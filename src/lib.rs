@@ -102,8 +102,7 @@
 //! | [`random`] | `random.seed`, `random.uniform` | Python's generator, bit for bit |
 //! | [`metrics`] | — | confusion matrix, accuracy, MSE, MAE (scikit-learn's) |
 //!
-//! [`docs/python-to-rust.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/python-to-rust.md)
-//! maps every line of `engine.py`, `nn.py` and the demo notebook to its Rust counterpart.
+//! `docs/python-to-rust.md` (in the repository and the published crate) maps every line of `engine.py`, `nn.py` and the demo notebook to its Rust counterpart.
 //!
 //! ## Features
 //!

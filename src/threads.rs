@@ -5,8 +5,8 @@
 //! samples, a block of parameters), and every thread that joins (the caller first)
 //! claims the next unclaimed unit until none is left. The caller never sleeps waiting
 //! for a thread to wake up: if rayon's threads are slow to start, it does their units
-//! itself. (On this crate's 2-core machine, waking a sleeping thread takes about 25 µs,
-//! as long as a sixth of a training step's optimiser update.)
+//! itself. (Waking a sleeping thread can take as long as a good part of a training
+//! step's optimiser update.)
 //!
 //! Which thread ran a unit changes no number: each unit writes only its own outputs,
 //! and the callers add them up in a fixed order.

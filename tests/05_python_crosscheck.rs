@@ -1,7 +1,7 @@
 //! Lesson 5: the same numbers as Python micrograd, op by op.
 //!
 //! Every expected number below is what Python micrograd 0.1.0 prints for the same
-//! expression: run `python3 scripts/python_reference.py` (after
+//! expression: run `python3 scripts/ci/python_reference.py` (after
 //! `pip install micrograd==0.1.0`) to see them. Each line of that script's output is
 //! `name: data, a.grad, b.grad` with `a = Value(1.5)`, `b = Value(-2.25)`.
 
@@ -65,7 +65,7 @@ fn a_second_backward_accumulates_exactly_as_python_does() {
 #[allow(clippy::excessive_precision)] // each float written as its exact value, on purpose
 fn debug_rounds_an_exact_tie_to_even_as_pythons_repr_does() {
     // (the float's exact value, Python's repr): the `tie:` lines of
-    // scripts/python_reference.out. Each lies halfway between two shortest decimals.
+    // scripts/ci/python_reference.out. Each lies halfway between two shortest decimals.
     let ties = [
         (1341538170625153.25, "1341538170625153.2"),
         (0.00000107288360595703125, "1.0728836059570312e-06"),

@@ -5,7 +5,7 @@
 
 use micrograd::Value;
 
-// a = Value(-3.0); y = a * a  ->  a.grad == 2 * a == -6.0  (scripts/python_reference.py)
+// a = Value(-3.0); y = a * a  ->  a.grad == 2 * a == -6.0  (scripts/ci/python_reference.py)
 #[test]
 fn a_times_a_gets_both_contributions() {
     let a = Value::new(-3.0);

@@ -147,7 +147,7 @@ fn graphviz_draws_the_same_records_or_says_how_to_get_it() {
 
 // The stepper page (`02_trace_graph --html PATH`): Python's `self.grad = 1`, then
 // `v._backward()` for v in reversed(topo), shown step by step. CI also drives the page in
-// a headless browser (scripts/check_stepper.py).
+// a headless browser (scripts/ci/check_stepper.py).
 #[test]
 fn the_stepper_page_replays_backward_with_each_rule_in_python_and_rust() {
     let o = lecture_neuron();

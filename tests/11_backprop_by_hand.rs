@@ -194,7 +194,7 @@ fn backprop_node_by_node_gives_the_lectures_gradients() {
 }
 
 // The same neuron in Python micrograd 0.1.0 with the lecture's tanh (math.tanh):
-// scripts/python_reference.py prints, in scripts/python_reference.out,
+// scripts/ci/python_reference.py prints, in scripts/ci/python_reference.out,
 // lecture_neuron: o.data, n.grad, x1.grad, w1.grad, x2.grad, w2.grad
 #[test]
 fn backward_on_the_neuron_gives_python_micrograds_numbers_exactly() {

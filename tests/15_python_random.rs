@@ -1,6 +1,6 @@
 //! Lesson 15: `PythonRandom` draws exactly what CPython's `random` module draws.
 //!
-//! Every expected number below is printed by `scripts/python_random_reference.py`
+//! Every expected number below is printed by `scripts/ci/python_random_reference.py`
 //! (CPython 3.11: `random.seed(n)` then `random.random()`, `random.uniform(-1, 1)` and
 //! `random.getrandbits(32)`).
 

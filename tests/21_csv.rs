@@ -1,6 +1,6 @@
 //! Lesson 21: reading data sets from CSV text and files.
 // Without the `flate2` feature the tests that read gzip files are left out, and the
-// helpers that only they use with them.
+// functions that only they use with them.
 #![cfg_attr(not(feature = "flate2"), allow(unused_imports, dead_code))]
 
 use std::io::Write;
@@ -24,7 +24,7 @@ fn moons100_is_the_notebooks_hundred_points() {
     // make_moons puts n/2 points on each moon.
     assert_eq!(data.labels.iter().filter(|&&y| y == 1.0).count(), 50);
     assert_eq!(data.labels.iter().filter(|&&y| y == -1.0).count(), 50);
-    // The first data line of /work/shared/reference/moons100.csv, written by numpy.
+    // The first data line of moons100.csv as numpy wrote it (src/data/moons100.csv).
     assert_eq!(
         data.inputs[0],
         vec![1.1221146075409685, 0.08147717341718697]

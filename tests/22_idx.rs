@@ -1,6 +1,6 @@
 //! Lesson 22: reading MNIST's binary IDX files.
 // Without the `flate2` feature the tests that read gzip files are left out, and the
-// helpers that only they use with them.
+// functions that only they use with them.
 #![cfg_attr(not(feature = "flate2"), allow(unused_imports, dead_code))]
 
 use std::io::Write;

@@ -1,4 +1,4 @@
-//! Two steps timed side by side, as issue 10 measures: "medians of interleaved runs".
+//! Two steps timed side by side: medians of interleaved runs.
 //!
 //! Criterion times one benchmark after the other, so on a shared machine whose speed
 //! moves from minute to minute (this one's by ±30%) the ratio of two of its medians

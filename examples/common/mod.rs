@@ -1,7 +1,7 @@
 //! What every example shares: reading flags, and ending with a clear message instead of
 //! a panic when something goes wrong (a bad path, a malformed file, a bad flag).
 //!
-//! Each example includes it with `mod common;`; not every example uses every helper.
+//! Each example includes it with `mod common;`; not every example uses every function.
 #![allow(dead_code)]
 
 use std::error::Error;

@@ -49,12 +49,12 @@ fn a_hundred_rounds_reach_every_point() {
     let (first, last) = (rounds[0], rounds[99]);
     assert!(
         (first.0 - 0.895_844_102_868_322_2).abs() < 1e-12,
-        "round 0's loss should be the untrained model's, 0.8958441028683222; yours is {}",
+        "step 0's loss should be the untrained model's, 0.8958441028683222; yours is {}",
         first.0
     );
     assert!(
         (last.0 - 0.010_978_370_135_492_719).abs() < 1e-9 && last.1 == 1.0,
-        "the demo's round 99 has loss 0.010978 and 100% accuracy; yours has {} and {}%: check the \
+        "the demo's step 99 has loss 0.010978 and 100% accuracy; yours has {} and {}%: check the \
          learning rate, 1.0 − 0.9·k/100, and zero_grad before backward",
         last.0,
         last.1 * 100.0

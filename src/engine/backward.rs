@@ -49,8 +49,8 @@ impl Value {
     /// | `a - b` | 2, -3 | 2, -2 |
     /// | `a / b` | 1.0, -2.25 | 1.0, -1.5 |
     ///
-    /// (Python's numbers: `scripts/python_reference.py`, lines `twice_sub` and
-    /// `twice_div` of `scripts/python_reference.out`; after one call both agree:
+    /// (Python's numbers: `scripts/ci/python_reference.py`, lines `twice_sub` and
+    /// `twice_div` of `scripts/ci/python_reference.out`; after one call both agree:
     /// 1, -1 and 0.5, -0.75.) A second `backward()` without a reset is rarely what you
     /// want: to reuse a graph, reset it first with
     /// [`zero_grad_graph`](Value::zero_grad_graph); in training, build a new graph each

@@ -429,8 +429,8 @@ impl<const K: usize> State<K> {
             refused
         };
         let refused = if threads == 1 {
-            // The one block, here: no lists of blocks and results to make (moons: 14,475
-            // instructions a step in `Tape::step_numbers` through `share`, 13,920 here).
+            // The one block, here: no lists of blocks and results to make, which on a
+            // small model is a visible share of the step.
             let (current, next) = (&self.current[..], &mut self.next[..]);
             let whole = ((((&mut *data, grads), current), next), &mut self.data[..]);
             one_block(run, (0, whole))
@@ -462,8 +462,8 @@ impl<const K: usize> State<K> {
 }
 
 /// `run(block)`, compiled as a function of its own, as in [`share`]: inlined into
-/// [`State::update_numbers`], the loop of Adam's update took 10K more instructions a
-/// step for MNIST (25,450 parameters, callgrind).
+/// [`State::update_numbers`], the loop of Adam's update compiles to more instructions
+/// per parameter.
 #[inline(never)]
 fn one_block<B, R>(run: impl Fn(B) -> R, block: B) -> R {
     run(block)

@@ -11,8 +11,7 @@ use super::{all_finite, Program};
 /// more per worker thread of its batch methods); nothing in them refers to a `Value`.
 // Aligned to two cache lines, so that two workers' buffers, side by side in a `Vec`, do
 // not share one: each worker writes its flags (`data_finite`, ...) on every run, and a
-// line shared with another core's would bounce between the cores (false sharing; about
-// 5% of a batch of 32 on two threads, measured with MNIST's tape).
+// line shared with another core's would bounce between the cores (false sharing).
 #[repr(align(128))]
 pub(crate) struct Buffers {
     /// Each node's value from the last forward pass (or from the graph, before one),

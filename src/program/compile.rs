@@ -360,11 +360,10 @@ fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
     }
 }
 
-/// The fewest terms a `sum` needs to be computed side by side with three others.
-/// Measured on `benches/moons_step.rs` (callgrind instructions per forward, criterion
-/// time per step): side by side from 64 terms (only MNIST's 785-term neurons) 583k and
-/// 54 µs; from 16 (also the 17-term hidden neurons) 557k and 45 µs; from 3 (also the
-/// 3-term first layer) 500k and 44 µs (before `dot4` had its one-term shortcut).
+/// The fewest terms a `sum` needs to be computed side by side with three others. Three
+/// takes in the moons network's 3-term first layer as well as its 17-term hidden
+/// neurons: fewer instructions per forward pass than a threshold of 16 or 64
+/// (`benches/moons_step.rs`).
 const SIDE_BY_SIDE_MIN_TERMS: u32 = 3;
 
 impl Program {

@@ -133,8 +133,7 @@ fn dot(data: &[f64], runs: &[Run]) -> f64 {
 
 /// `acc + xs[0] * ys[0] + xs[1] * ys[1] + ...`, each term added after the one before:
 /// eight terms a turn of the loop, so that its own instructions run once per eight
-/// (the moons `Training` step: 209.6k -> 206.7k instructions, with the neurons' case
-/// in [`dot`]).
+/// terms (as do the neurons' in [`dot`]).
 #[inline(always)]
 fn terms(acc: f64, xs: &[f64], ys: &[f64]) -> f64 {
     let ((x8, x_rest), (y8, y_rest)) = (xs.as_chunks::<8>(), ys.as_chunks::<8>());

@@ -21,9 +21,8 @@
 //!
 //! The backward pass takes a layer as one step too: it goes neuron by neuron, last
 //! first, as for any other `sum`, skipping the neurons whose gradient is 0. (Adding up the shared inputs'
-//! gradients term by term from the panel instead, the inner loop over the neurons, was
-//! no faster on the moons step and 8% slower on MNIST, where it cannot skip the neurons
-//! that are off.)
+//! gradients term by term from the panel instead, the inner loop over the neurons, would
+//! not skip the neurons that are off, which on MNIST costs more than it saves.)
 
 use std::collections::HashMap;
 
@@ -32,10 +31,9 @@ use super::{all_finite, Program, Run, Step};
 use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 
-/// The most sums a [`Layer`] adds up together. Measured on `benches/moons_step.rs`
-/// (criterion, back to back, layers in the forward pass only): 41.7 µs per step
-/// without layers, 31.6 µs with layers of 8, 30.4 µs with layers of 16 (the moons
-/// network's hidden layers are 16 wide).
+/// The most sums a [`Layer`] adds up together: the width of the moons network's hidden
+/// layers, and wider than 8, which leaves the vector units idle part of the time
+/// (`benches/moons_step.rs` compares).
 pub(crate) const WIDTH: usize = 16;
 
 /// The fewest sums that make a [`Layer`] (fewer are computed one by one, or four side
@@ -229,17 +227,12 @@ fn sums<const N: usize>(data: &[f64], runs: &[Run], panel: &[f64]) -> [f64; WIDT
 /// same numbers as [`layer_sums`] and [`activate_layer`] give, in one loop that keeps
 /// the sums in registers. Returns the sums times 0.0, added up in two lanes: both 0 if
 /// the sums were all finite, a NaN in one if not (see [`all_finite`]; the forward pass
-/// adds them up over its layers and looks once, at its end: 2.2k fewer instructions in a
-/// moons `Training` step than a look at each layer's).
+/// adds them up over its layers and looks once, at its end, rather than at each layer).
 ///
-/// Measured with callgrind on the moons `Training` step (2,000 steps): the forward pass
-/// took 152.3k instructions per step through the general path (about 180 per layer
-/// around its terms: the loop over the runs, the sums stored and read back for the
-/// activation) and 130.1k with this one, whose sums stay in registers from the bias to
-/// the ReLU; the step 8.4-8.6 µs before, 7.8-7.9 µs after (four runs of each in turn).
-/// Its two runs planned once ([`Layer::relu`]) instead of found from the program's
-/// `args` and `runs` and matched at each layer: 130.1k to 122.2k instructions per step
-/// (callgrind on the same driver's `Tape::train` steps).
+/// Against the general path (the loop over the runs, the sums stored and read back for
+/// the activation), this one keeps the sums in registers from the bias to the ReLU, and
+/// its two runs are planned once ([`Layer::relu`]) instead of found from the program's
+/// `args` and `runs` and matched at each layer.
 #[inline]
 pub(super) fn relu_neurons(
     data: &mut [f64],
@@ -405,8 +398,6 @@ fn neurons_backward(
     let inputs = runs[args[0][0] as usize + 1].len;
     // The widths of the moons and MNIST layers' inputs (16, 32) with the length of each
     // neuron's run known to the compiler: its loops unrolled, no remainder to handle.
-    // (With the two kernels always inlined, callgrind on the moons `Training` step: 285.2k
-    // to 274.4k instructions a step from the inlining, to 264.8k with these widths.)
     let (buffers, arrays, neurons) = ((data, grad), (args, runs, needs), (terms, sum_grads));
     match inputs {
         16 => neurons_backward_of::<16>(buffers, arrays, neurons, weights),
@@ -598,9 +589,8 @@ fn add_scaled_both(grad: &mut [f64], data: &[f64], run: Run, g: f64) -> bool {
 /// NaN or infinity among them leaves a lane NaN or infinite. Finite sums whose total
 /// overflows make it return `false` too: the caller then looks at every leaf's
 /// gradient, which decides (see `Program::backward`). (Adding `sum * 0.0`, 0 exactly
-/// for a finite sum, cost one multiplication more per element: 17 instead of 13
-/// instructions per 4 elements, callgrind on the MNIST step; a `bool` and-ed per
-/// element, or `is_finite`, was not vectorised: 4 instructions per element.)
+/// for a finite sum, would cost one multiplication more per element; a `bool` and-ed
+/// per element, or `is_finite`, is not vectorised.)
 #[inline]
 fn add_scaled(grad: &mut [f64], factor: &[f64], g: f64) -> bool {
     const LANES: usize = 4;

@@ -287,12 +287,10 @@ impl std::fmt::Debug for Program {
 
 /// Whether every number is finite: `x * 0.0` is 0 for a finite `x` and NaN for any
 /// other, and a NaN stays in a sum. Added up in lanes without early exit, which the
-/// compiler turns into vector instructions (fewer than for a fold of `is_finite`:
-/// callgrind, moons step 512.1k -> 502.5k instructions, MNIST sample-step 202.0k ->
-/// 198.0k). Sixteen lanes rather than four: each lane's sum waits for its last
-/// addition, so with four a long slice took three cycles per four numbers; sixteen
-/// keep eight vector additions under way (an `Sgd` step's three checks of 337 numbers
-/// in the moons `Training` step: about 1% of its time, in turn with four lanes).
+/// compiler turns into vector instructions (fewer than for a fold of `is_finite`).
+/// Sixteen lanes rather than four: each lane's sum waits for its last addition, so
+/// with four a long slice takes about three cycles per four numbers; sixteen keep eight
+/// vector additions under way.
 pub(crate) fn all_finite(xs: &[f64]) -> bool {
     const LANES: usize = 16;
     let (chunks, rest) = xs.as_chunks::<LANES>();

@@ -17,8 +17,7 @@
 //! errors of a NaN or infinity). What a tape cannot know is a number the program read
 //! with `.data()` while building: it is frozen into the tape.
 //! [`Tape::check`] builds the graph again and says where it differs.
-//! [`docs/tape.md`](https://github.com/micrograd-rs/micrograd/blob/main/docs/tape.md) has
-//! the rules and when to use which engine.
+//! `docs/tape.md` (in the repository and the published crate) has the rules and when to use which engine.
 //!
 //! | file | what it holds |
 //! |------|---------------|
@@ -27,7 +26,7 @@
 //! | `forward.rs` | [`Tape::forward`]: read the leaves, run the program |
 //! | `backward.rs` | [`Tape::backward`]: run the program, hand the gradients back |
 //! | `check.rs` | [`Tape::check`]: the tape against the graph built again |
-//! | `batch.rs` | mini-batches: [`Tape::accumulate`] and its helpers, [`Inputs`] |
+//! | `batch.rs` | mini-batches: [`Tape::accumulate`] and what it uses, [`Inputs`] |
 //! | `parallel.rs` | mini-batches on several threads: [`Tape::accumulate_batch`], its fixed order of sums |
 //! | `step.rs` | the optimiser's step on the tape's numbers: [`Tape::flush_and_step`] |
 //! | `thread_count.rs` | how many threads pay for a batch: [`Tape::threads_for`] |

@@ -146,13 +146,11 @@ struct Placement {
 }
 
 /// The length of run below which, on average, [`Placement`] moves the numbers one by
-/// one rather than run by run: a run costs each hook of a step some 75 instructions
-/// (its part of the block, its slices, a call of `memcpy`), a number moved on its own
-/// some 10 (callgrind). A model's parameters are long runs of the tape's leaves, which
-/// the tape stores in the order of `parameters()` (see `leaves_by_first_use`), and move
-/// run by run; while the tape stored each neuron's bias before its weights, the moons
-/// model's 337 parameters were 66 runs of 1 and 2, for which moving them one by one
-/// took 6.5K instructions a step instead of 10.2K.
+/// one rather than run by run: a run costs each hook of a step several times what a
+/// number moved on its own costs (its part of the block, its slices, a call of
+/// `memcpy`). A model's parameters are long runs of the tape's leaves, which the tape
+/// stores in the order of `parameters()` (see `leaves_by_first_use`), and move run by
+/// run; short runs (a bias stored apart from its weights, say) are cheaper one by one.
 const SHORT_RUNS: usize = 8;
 
 /// Whether any is true, without a branch per one.

@@ -1,6 +1,6 @@
 //! The numbers Python micrograd 0.1.0 printed while running `demo.ipynb`, shared by the
 //! tests that train the demo (`16_demo_matches_python.rs` with the dynamic graph,
-//! `26_tape_moons.rs` through the tape).
+//! `26_tape_trains_the_demo.rs` through the tape).
 //!
 //! They are the `init` line and the 100 `step` lines of `micrograd_demo_trace.txt`, which
 //! `micrograd_demo_trace.py` printed (both in the project's shared reference directory,

@@ -2,7 +2,7 @@
 
 Reads criterion's medians (target/criterion/op_<name>/<phase>/new/estimates.json) and
 prints ns per node of build, backward and drop for each op, as in docs/benchmarks.md.
-Run: python3 scripts/engine_ops_table.py   (after the bench, from the crate root)
+Run: python3 scripts/compare/engine_ops_table.py   (after the bench, from the crate root)
 """
 import json
 import os

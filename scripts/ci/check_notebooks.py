@@ -12,11 +12,11 @@ Nothing a run prints may depend on the machine (no timings, temp paths or addres
 such output would differ between runs and fails this check.
 
 Usage:
-  python3 scripts/check_notebooks.py            # check (CI)
-  python3 scripts/check_notebooks.py --update   # run and save the outputs in place
+  python3 scripts/ci/check_notebooks.py            # check (CI)
+  python3 scripts/ci/check_notebooks.py --update   # run and save the outputs in place
   (either one followed by notebook paths: only those)
-Needs: jupyter nbconvert (pip) and the evcxr kernel (`cargo install evcxr_jupyter
---locked && evcxr_jupyter --install`).
+Needs: jupyter nbconvert (pip) and the evcxr kernel; when either is missing the script
+says how to install it and stops (exit status 2) before running anything.
 """
 import glob
 import json
@@ -27,9 +27,37 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NOTEBOOKS = sorted(glob.glob(os.path.join(ROOT, "docs", "notebooks", "*.ipynb")))
 TIMEOUT = 1800  # seconds per cell: the first cell compiles the crate
+
+INSTALL_KERNEL = """The Rust kernel for Jupyter (evcxr) is not installed. Install it once:
+  - a prebuilt binary: download the archive for your platform from
+    https://github.com/evcxr/evcxr/releases, extract evcxr_jupyter and put it on your PATH,
+    or `cargo binstall evcxr_jupyter` (https://github.com/cargo-bins/cargo-binstall);
+  - or build it from source (about 20 minutes on 2 cores; it needs --locked):
+    cargo install evcxr_jupyter --locked
+then register it with Jupyter and give it the standard library's source:
+  evcxr_jupyter --install
+  rustup component add rust-src"""
+
+INSTALL_JUPYTER = """Jupyter's nbconvert is not installed. Install it with:
+  python3 -m pip install nbconvert nbclient jupyter_client"""
+
+
+def missing_tools():
+    """What to install before the notebooks can run, or None when all is there."""
+    try:
+        from jupyter_client.kernelspec import KernelSpecManager
+    except ImportError:
+        return INSTALL_JUPYTER
+    try:
+        import nbconvert  # noqa: F401
+    except ImportError:
+        return INSTALL_JUPYTER
+    if "rust" not in KernelSpecManager().find_kernel_specs():
+        return INSTALL_KERNEL
+    return None
 
 
 def svg_texts(svg):
@@ -98,6 +126,10 @@ def tidy(path):
 
 
 def main():
+    missing = missing_tools()
+    if missing:
+        print(missing, file=sys.stderr)
+        sys.exit(2)
     update = "--update" in sys.argv[1:]
     only = [os.path.abspath(a) for a in sys.argv[1:] if a != "--update"]
     failures = []

@@ -225,8 +225,8 @@ fn forward_f64_makes_inputs_that_need_no_gradient() {
     assert_eq!((input.data(), input.requires_grad()), (1.0, false));
 }
 
-// (The whole sentence: the message once had 18 spaces in its middle, from a string
-// broken over two lines without a `\`.)
+// (The whole sentence, so that a string broken over two lines without a `\`, which
+// would put a run of spaces in its middle, is caught.)
 #[test]
 #[should_panic(expected = "only a leaf (Value::new) can be marked; a computed value needs")]
 fn only_a_leaf_can_be_marked_as_needing_no_gradient() {

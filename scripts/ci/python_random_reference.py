@@ -1,6 +1,6 @@
 """Numbers that CPython's `random` module draws, for tests/15_python_random.rs.
 
-Run: python3 scripts/python_random_reference.py  (output kept in python_random_reference.out;
+Run: python3 scripts/ci/python_random_reference.py  (output kept in python_random_reference.out;
 .ci/run checks that it still matches)
 For each seed: the first five `random.random()` values, then (after re-seeding) the first
 three `random.uniform(-1, 1)` values, then (after re-seeding) the first three

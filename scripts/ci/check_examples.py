@@ -21,7 +21,7 @@
   arm-none-eabi-gcc is installed, prints the Cortex-M4 image's `ram_bytes` (at most
   4,096) and `flash_bytes`.
 
-Usage: python3 scripts/check_examples.py   (after `cargo build --release --examples`)
+Usage: python3 scripts/ci/check_examples.py   (after `cargo build --release --examples`)
 """
 import os
 import re
@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, "target", "release", "examples")
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 FINAL = re.compile(r"^final step=(\d+) loss=(\S+)( accuracy=(\S+)%)?$")
@@ -101,10 +101,10 @@ def lecture_backprop():
     dot = os.path.join(tempfile.mkdtemp(), "neuron.dot")
     code, out, _ = run("04_lecture_backprop", "--dot", dot)
     check(code == 0, "04_lecture_backprop exits 0")
-    # Python micrograd with the lecture's tanh: scripts/python_reference.out, lecture_neuron
+    # Python micrograd with the lecture's tanh: scripts/ci/python_reference.out, lecture_neuron
     want = "x1.grad = -1.4999999999999993, w1.grad = 0.9999999999999996"
     check(out.count(want) == 3, "04_lecture_backprop: x1, w1 grads by hand, in topo order, by backward()")
-    # Python: the lecture's lol() with h = 0.001, (L2 - L1)/h for a (scripts/python_reference.out
+    # Python: the lecture's lol() with h = 0.001, (L2 - L1)/h for a (scripts/ci/python_reference.out
     # has no such line; it is plain float arithmetic: ((2.001*-3 + 10) * -2 - -8) / 0.001)
     check("lol(), a nudged: (L2 - L1)/h = 6.000000000000227" in out,
           "04_lecture_backprop: lol() prints Python's (L2 - L1)/h for a at h = 0.001")

@@ -11,7 +11,7 @@ it, and reports time per node (median of --repeat runs) and bytes per node:
   tracemalloc does not see (the interpreter's frame stack of the recursion, allocator
   slack, the interpreter itself).
 
-Run: pip install micrograd==0.1.0 && python3 scripts/engine_python.py [--nodes N]
+Run: pip install micrograd==0.1.0 && python3 scripts/compare/engine_python.py [--nodes N]
      [--repeat R] [--gc on|off] [--trace-nodes M] [--json]
 
 micrograd's backward() builds its topological order by recursion, one Python call per

@@ -7,7 +7,7 @@ engine's `o.backward()` printed (the exact repr in the `data-grad` attribute, an
 4-decimal text), steps back to the start, and checks that the page logged no console
 errors. Screenshots for people to look at are written to target/stepper/ (not committed).
 
-Usage: python3 scripts/check_stepper.py   (after `cargo build --release --examples`)
+Usage: python3 scripts/ci/check_stepper.py   (after `cargo build --release --examples`)
 Needs: chromium, chromium-driver (apt) and selenium (pip).
 """
 import os
@@ -20,7 +20,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE = os.path.join(ROOT, "target", "release", "examples", "02_trace_graph")
 SHOTS = os.path.join(ROOT, "target", "stepper")
 LINE = re.compile(r"^(.+) Value\(data=(\S+), grad=(\S+)\)$")

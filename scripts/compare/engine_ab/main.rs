@@ -1,4 +1,4 @@
-//! The engine's workloads, one per process, for `scripts/engine_ab.sh`: the demo's
+//! The engine's workloads, one per process, for `scripts/compare/engine_ab.sh`: the demo's
 //! training step through the dynamic graph (built, differentiated and dropped each
 //! step) and through a tape compiled once, the chain `y = y * 1.0` of a million links,
 //! and a graph of 1.5 million nodes (a chain of `* 1.0`, `relu` and `+ x`, `x` shared)

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# The engine before and after a change, in turn: builds scripts/engine_ab/main.rs (as it
+# The engine before and after a change, in turn: builds scripts/compare/engine_ab/main.rs (as it
 # is in the working tree) against two revisions of this crate, release mode, and runs
 # each workload as a whole process, A then B, PAIRS times. Prints each run's CPU seconds
 # (user + system, from /usr/bin/time), then per workload the medians and the median of
 # the pairs' ratios A/B (pairing keeps the ratio meaningful when the machine's speed
 # drifts during the run).
 #
-# Usage: scripts/engine_ab.sh REV_A REV_B [PAIRS (7)]
-#   e.g. scripts/engine_ab.sh main HEAD
+# Usage: scripts/compare/engine_ab.sh REV_A REV_B [PAIRS (7)]
+#   e.g. scripts/compare/engine_ab.sh main HEAD
 set -euo pipefail
 if [ $# -lt 2 ]; then
     echo "usage: $0 REV_A REV_B [PAIRS]" >&2
     exit 2
 fi
-repo="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$(dirname "$0")/../.." && pwd)"
 pairs="${3:-7}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -31,7 +31,7 @@ publish = false
 
 [[bin]]
 name = "engine_ab"
-path = "$repo/scripts/engine_ab/main.rs"
+path = "$repo/scripts/compare/engine_ab/main.rs"
 
 [dependencies]
 micrograd = { path = "../crate-$side", default-features = false }

@@ -86,8 +86,10 @@ int main(void) {{
 /// Writes `code` and its driver into a fresh folder and compiles them with `compiler`
 /// (and `flags`); returns the program. Panics with the compiler's messages if it fails.
 fn build(code: &CCode, groups: &[&str], compiler: &str, flags: &[&str]) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("32_codegen-{}-{compiler}", code.name));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "32_generated_c_matches_the_tape-{}-{compiler}",
+        code.name
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let [_, source] = code.write_to(&dir).unwrap();
     let main = dir.join("main.c");

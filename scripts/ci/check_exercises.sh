@@ -6,7 +6,7 @@
 # - as shipped, the stubs compile and every exercise fails, each one run on its own
 #   (`--test NN_name`), by a failing test (not a crash, not a compiler error);
 # - the runner says so: all done with the solutions, none as shipped.
-# Usage: scripts/check_exercises.sh   (from anywhere)
+# Usage: scripts/ci/check_exercises.sh   (from anywhere)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export RUST_BACKTRACE=0

@@ -1,7 +1,7 @@
 //! micrograd (this crate) side by side with the index-arena peer
 //! `mickvangelderen/micrograd-rs`, in one process, the runs interleaved.
 //!
-//! Built and run by `scripts/compare_peer.sh PEER_CHECKOUT`, which makes a throwaway
+//! Built and run by `scripts/compare/peer.sh PEER_CHECKOUT`, which makes a throwaway
 //! cargo project depending on both crates by path. The peer's side is written here
 //! with the peer's public API (`Operations`, `Values`, `Gradients`); none of its code
 //! is copied.
@@ -264,7 +264,7 @@ fn our_chain(n: usize) -> (f64, f64) {
 /// A chain of `n` links run once: returns d y / d x (1) and the seconds.
 type Chain = fn(usize) -> (f64, f64);
 
-/// The floor under this crate's chain that the design card sets: per link one
+/// The floor under any chain of this crate's design (one `Rc<RefCell<Node>>` a node): per link one
 /// `Rc<RefCell<_>>` allocation of this crate's node size (96 bytes) holding its parent,
 /// one walk down the chain adding the gradient (as `backward()`'s one sweep), then an
 /// iterative drop, and the heap tidied after it as this crate's drop does for a large
@@ -433,7 +433,7 @@ fn main() {
     );
     println!(
         "{:56} {floor:12.1} {:9.2}x",
-        "the design card's floor (an Rc<RefCell> chain, no more)",
+        "the floor: an Rc<RefCell> chain, no more",
         floor / peer
     );
     println!("RESULT chain peer_ns={peer:.1} ours_ns={ours:.1} floor_ns={floor:.1}");

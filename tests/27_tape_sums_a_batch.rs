@@ -11,7 +11,7 @@ use micrograd::random::PythonRandom;
 use micrograd::tape::Tape;
 use micrograd::Pass;
 
-/// Tape against dynamic graph, as in `24_tape.rs`.
+/// Tape against dynamic graph, as in `24_tape_replays_the_graph.rs`.
 const REL: f64 = 1e-12;
 
 const SAMPLES: [([f64; 3], f64); 4] = [

@@ -14,7 +14,7 @@
 //! - `Way::Training`: `training.step(&inputs, batch)`, the `Value`s written at its end.
 //!
 //! Each way runs on its own number of threads, drawn for it. A failure prints its seed:
-//! `MICROGRAD_RANDOM_STEPS=2000 cargo test --release --test 33_random_steps` runs a
+//! `MICROGRAD_RANDOM_STEPS=2000 cargo test --release --test 33_random_steps_match_the_optimiser` runs a
 //! larger search (the default keeps `cargo test` fast).
 //!
 //! Python's loop, which the first way is:

@@ -1,7 +1,9 @@
-//! Lesson 28: the tape never silently disagrees with the graph. Each test here is a way
-//! a fast path once went quietly wrong (issue 8), written as the smallest program that
-//! showed it: the tape must give the dynamic graph's numbers, or an error saying what to
-//! do.
+//! Lesson 28: the tape's shortcuts keep the graph's numbers. To be fast the tape adds
+//! up sixteen sums of a layer together, skips a neuron whose gradient is zero, fuses a
+//! neuron's sum with its activation and checks for NaN and infinity once per pass
+//! instead of per node. Each test here is the smallest program where such a shortcut
+//! could change a number or an error: the tape must give the dynamic graph's bits, or
+//! the error the graph gives, or refuse with an error saying what to do.
 //!
 //! Python has no tape; the dynamic graph each test compares against is micrograd's.
 

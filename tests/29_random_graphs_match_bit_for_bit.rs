@@ -9,9 +9,10 @@
 //! (Custom ops, `Value::custom`, and neurons as one node, `Value::neuron`, are among the
 //! ops; half of the graphs take inputs that need no gradient, `Value::no_grad`; some
 //! samples' losses are the crate's losses with their targets as data, leaves fed per
-//! sample as the inputs are.) The generator is a few lines of xorshift with fixed seeds, so a failure is a seed
-//! to replay. `MICROGRAD_RANDOM_GRAPHS=2000 cargo test --release --test 29_tape_random`
-//! runs a larger search (the default keeps `cargo test` fast).
+//! sample as the inputs are.) The generator is a few lines of xorshift with fixed seeds,
+//! so a failure is a seed to replay. `MICROGRAD_RANDOM_GRAPHS=2000 cargo test --release
+//! --test 29_random_graphs_match_bit_for_bit` runs a larger search (the default keeps
+//! `cargo test` fast).
 //!
 //! Python has no tape; the dynamic graph is micrograd's, built afresh at every round.
 

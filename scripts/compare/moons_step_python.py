@@ -5,7 +5,7 @@ src/data/moons100.csv, so numpy and sklearn are not needed), random.seed(1337),
 MLP(2, [16, 16, 1]), SVM max-margin loss + 1e-4 L2, SGD with lr = 1.0 - 0.9*k/100.
 A step is: build the loss graph, zero_grad, backward, update.
 
-Usage: python3 scripts/moons_step_python.py [STEPS]
+Usage: python3 scripts/compare/moons_step_python.py [STEPS]
 Prints each step's loss, then `python median_step_us <median>` (microseconds).
 """
 import csv, os, random, statistics, sys, time
@@ -14,7 +14,7 @@ from micrograd.nn import MLP
 
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 20
 here = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(here, "..", "src", "data", "moons100.csv")) as f:
+with open(os.path.join(here, "..", "..", "src", "data", "moons100.csv")) as f:
     rows = list(csv.DictReader(f))
 X = [[float(r["x0"]), float(r["x1"])] for r in rows]
 y = [float(r["y"]) for r in rows]

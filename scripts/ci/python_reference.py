@@ -1,7 +1,7 @@
 """Numbers that Python micrograd 0.1.0 prints, for tests/05_python_crosscheck.rs.
 
-Run: pip install micrograd==0.1.0 && python3 scripts/python_reference.py
-Its output is committed as scripts/python_reference.out; .ci/run checks they agree.
+Run: pip install micrograd==0.1.0 && python3 scripts/ci/python_reference.py
+Its output is committed as scripts/ci/python_reference.out; .ci/run checks they agree.
 Each line is `name: value, value, ...` with repr() floats; the Rust test quotes them.
 """
 import math
@@ -73,7 +73,7 @@ show("lecture_neuron", o.data, n.grad, x1.grad, w1.grad, x2.grad, w2.grad)
 # repr() on exact ties, for Value's Debug (src/engine/repr.rs; tests/05_python_crosscheck.rs).
 # Each float below lies exactly halfway between the two shortest decimals that read back
 # as it; repr picks the even one (David Gay's dtoa), where the shortest-digits algorithm
-# of Rust's `{:e}` picks the upper one. The first is issue 9's; the others are every tie
+# of Rust's `{:e}` picks the upper one. The first was met in a test; the others are every tie
 # found by drawing up to 20,000 floats with 20 random mantissa bits (random.seed(9)) at
 # each binary exponent from -60 to 59, keeping the first at each (one is negated to cover
 # the sign). Printed: the float's exact decimal value, then repr.

@@ -9,14 +9,14 @@ Python line a Rust line replaces as a comment. Blank lines, lines that are only 
 comment, and `...` are skipped, so a doc may abridge with `// ...`.
 
 Prints each line that is not found (doc, block, line) and exits 1 if there is any.
-Run from anywhere: `python3 scripts/check_doc_excerpts.py`.
+Run from anywhere: `python3 scripts/ci/check_doc_excerpts.py`.
 """
 
 import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # A char literal ('x', '\n', '\'', '"') or the start of a raw string (r"..", r#".."#).
 CHAR_LITERAL = re.compile(r"'(\\.|\\u\{[0-9a-fA-F]+\}|[^\\'])'")
@@ -98,7 +98,7 @@ def main():
     if missing:
         print(
             f"\n{missing} of {checked} excerpt lines are not in src/: "
-            "quote the current code (see scripts/check_doc_excerpts.py)."
+            "quote the current code (see scripts/ci/check_doc_excerpts.py)."
         )
         return 1
     print(f"All {checked} code lines of the ```rust,ignore excerpts in docs/ are in src/.")

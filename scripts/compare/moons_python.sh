@@ -4,9 +4,9 @@
 # and the same steps, in one run. Prints each one's median time per step (building the
 # graph where there is one to build, forward, backward, update) and the ratios, after
 # checking that the three printed the same losses (to 1e-9 relative).
-# Usage: scripts/compare.sh [STEPS]     (default 10; Python takes ~4 s a step)
+# Usage: scripts/compare/moons_python.sh [STEPS]     (default 10; Python takes ~4 s a step)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 STEPS="${1:-10}"
 
 if ! python3 -c 'import importlib.metadata as m, sys; sys.exit(m.version("micrograd") != "0.1.0")' 2>/dev/null; then
@@ -28,7 +28,7 @@ echo "== Rust, tape"
 tape=$(run_rust tape)
 echo "$tape" | tail -3
 echo "== Python micrograd 0.1.0 ($STEPS steps)"
-python=$(python3 scripts/moons_step_python.py "$STEPS")
+python=$(python3 scripts/compare/moons_step_python.py "$STEPS")
 echo "$python" | tail -2
 
 DYNAMIC="$dynamic" TAPE="$tape" PYTHON="$python" python3 - <<'PY'
