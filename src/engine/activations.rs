@@ -2,7 +2,8 @@
 //! followed by its rule: its forward value and, right under it, its local derivative.
 
 use super::op::Op;
-use super::rules::{Rule1, NO_CONSTS};
+use super::rules::PythonSource::{Engine, Lecture, NotInMicrograd};
+use super::rules::{CHelper, Rule1, RuleText, NO_CONSTS, UNARY};
 use super::value::Value;
 
 impl Value {
@@ -28,6 +29,19 @@ pub(crate) const RELU: Rule1 = Rule1 {
     forward: |x, _| if x < 0.0 { 0.0 } else { x },
     // Python: self.grad += (out.data > 0) * out.grad
     local_grad: |_x, out, _| if out > 0.0 { 1.0 } else { 0.0 },
+    c_forward: |w, a, _| format!("{a} < {zero} ? {zero} : {a}", zero = w.num(0.0)),
+    c_local_grad: |w, _a, out, _| {
+        let (zero, one) = (w.num(0.0), w.num(1.0));
+        format!("({out} > {zero} ? {one} : {zero})")
+    },
+    text: RuleText {
+        source: Engine,
+        python: &["self.grad += (out.data > 0) * out.grad"],
+        rust: &[
+            "local_grad: |_x, out, _| if out > 0.0 { 1.0 } else { 0.0 },",
+            UNARY,
+        ],
+    },
 };
 
 impl Value {
@@ -63,6 +77,25 @@ impl Value {
 pub(crate) const LEAKY_RELU: Rule1 = Rule1 {
     forward: |x, c| if x > 0.0 { x } else { c[0] * x },
     local_grad: |x, _out, c| if x > 0.0 { 1.0 } else { c[0] },
+    c_forward: |w, a, c| {
+        format!(
+            "{a} > {zero} ? {a} : {} * {a}",
+            w.num(c[0]),
+            zero = w.num(0.0)
+        )
+    },
+    c_local_grad: |w, a, _out, c| {
+        let (zero, one) = (w.num(0.0), w.num(1.0));
+        format!("({a} > {zero} ? {one} : {})", w.num(c[0]))
+    },
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += (1 if self.data > 0 else slope) * out.grad"],
+        rust: &[
+            "local_grad: |x, _out, c| if x > 0.0 { 1.0 } else { c[0] },",
+            UNARY,
+        ],
+    },
 };
 
 impl Value {
@@ -89,6 +122,13 @@ pub(crate) const TANH: Rule1 = Rule1 {
     forward: |x, _| x.tanh(),
     // Python (lecture): self.grad += (1 - t**2) * out.grad
     local_grad: |_x, out, _| 1.0 - out * out,
+    c_forward: |w, a, _| w.call("tanh", a),
+    c_local_grad: |w, _a, out, _| format!("({one} - {out} * {out})", one = w.num(1.0)),
+    text: RuleText {
+        source: Lecture,
+        python: &["self.grad += (1 - t**2) * out.grad"],
+        rust: &["local_grad: |_x, out, _| 1.0 - out * out,", UNARY],
+    },
 };
 
 impl Value {
@@ -113,6 +153,13 @@ impl Value {
 pub(crate) const SIGMOID: Rule1 = Rule1 {
     forward: |x, _| logistic(x),
     local_grad: |_x, out, _| out * (1.0 - out),
+    c_forward: |w, a, _| w.helper(CHelper::Logistic, format!("logistic({a})")),
+    c_local_grad: |w, _a, out, _| format!("{out} * ({one} - {out})", one = w.num(1.0)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += out.data * (1 - out.data) * out.grad"],
+        rust: &["local_grad: |_x, out, _| out * (1.0 - out),", UNARY],
+    },
 };
 
 impl Value {
@@ -147,6 +194,20 @@ pub(crate) const SOFTPLUS: Rule1 = Rule1 {
         }
     },
     local_grad: |x, _out, _| logistic(x),
+    c_forward: |w, a, _| {
+        format!(
+            "{a} > {zero} ? {a} + {} : {}",
+            w.call("log1p", &w.call("exp", &format!("-{a}"))),
+            w.call("log1p", &w.call("exp", a)),
+            zero = w.num(0.0)
+        )
+    },
+    c_local_grad: |w, a, _out, _| w.helper(CHelper::Logistic, format!("logistic({a})")),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += sigmoid(self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| logistic(x),", UNARY],
+    },
 };
 
 /// 1 / (1 + e⁻ˣ) in two branches, so that e^(-x) never overflows.

@@ -3,7 +3,8 @@
 //! every mix of `Value`, `&Value` and `f64`, are in `operators.rs`.
 
 use super::op::Op;
-use super::rules::{Rule1, Rule2, NO_CONSTS};
+use super::rules::PythonSource::{Composed, Engine};
+use super::rules::{Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY};
 use super::value::Value;
 
 impl Value {
@@ -19,6 +20,17 @@ pub(crate) const ADD: Rule2 = Rule2 {
     forward: |a, b| a + b,
     // Python: self.grad += out.grad; other.grad += out.grad
     local_grads: |_a, _b, _out| (1.0, 1.0),
+    c_forward: |_, a, b| format!("{a} + {b}"),
+    c_local_grads: |w, _a, _b, _out| (w.num(1.0), w.num(1.0)),
+    text: RuleText {
+        source: Engine,
+        python: &["self.grad += out.grad", "other.grad += out.grad"],
+        rust: &[
+            "local_grads: |_a, _b, _out| (1.0, 1.0),",
+            BINARY_A,
+            BINARY_B,
+        ],
+    },
 };
 
 impl Value {
@@ -33,6 +45,17 @@ impl Value {
 pub(crate) const SUB: Rule2 = Rule2 {
     forward: |a, b| a - b,
     local_grads: |_a, _b, _out| (1.0, -1.0),
+    c_forward: |_, a, b| format!("{a} - {b}"),
+    c_local_grads: |w, _a, _b, _out| (w.num(1.0), w.num(-1.0)),
+    text: RuleText {
+        source: Composed("a - b as a + (-b)"),
+        python: &["self.grad += out.grad", "other.grad += -1 * out.grad"],
+        rust: &[
+            "local_grads: |_a, _b, _out| (1.0, -1.0),",
+            BINARY_A,
+            BINARY_B,
+        ],
+    },
 };
 
 impl Value {
@@ -48,6 +71,16 @@ pub(crate) const MUL: Rule2 = Rule2 {
     forward: |a, b| a * b,
     // Python: self.grad += other.data * out.grad; other.grad += self.data * out.grad
     local_grads: |a, b, _out| (b, a),
+    c_forward: |_, a, b| format!("{a} * {b}"),
+    c_local_grads: |_, a, b, _out| (b.to_owned(), a.to_owned()),
+    text: RuleText {
+        source: Engine,
+        python: &[
+            "self.grad += other.data * out.grad",
+            "other.grad += self.data * out.grad",
+        ],
+        rust: &["local_grads: |a, b, _out| (b, a),", BINARY_A, BINARY_B],
+    },
 };
 
 impl Value {
@@ -67,6 +100,20 @@ impl Value {
 pub(crate) const DIV: Rule2 = Rule2 {
     forward: |a, b| a / b,
     local_grads: |_a, b, out| (1.0 / b, -out / b),
+    c_forward: |_, a, b| format!("{a} / {b}"),
+    c_local_grads: |w, _a, b, out| (format!("{} / {b}", w.num(1.0)), format!("-{out} / {b}")),
+    text: RuleText {
+        source: Composed("a / b as a * b**-1"),
+        python: &[
+            "self.grad += other.data**-1 * out.grad",
+            "other.grad += self.data * (-1 * other.data**-2) * out.grad",
+        ],
+        rust: &[
+            "local_grads: |_a, b, out| (1.0 / b, -out / b),",
+            BINARY_A,
+            BINARY_B,
+        ],
+    },
 };
 
 impl Value {
@@ -80,4 +127,11 @@ impl Value {
 pub(crate) const NEG: Rule1 = Rule1 {
     forward: |a, _| -a,
     local_grad: |_a, _out, _| -1.0,
+    c_forward: |_, a, _| format!("-{a}"),
+    c_local_grad: |w, _a, _out, _| w.num(-1.0),
+    text: RuleText {
+        source: Composed("-a as a * -1"),
+        python: &["self.grad += -1 * out.grad"],
+        rust: &["local_grad: |_a, _out, _| -1.0,", UNARY],
+    },
 };

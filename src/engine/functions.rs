@@ -3,7 +3,8 @@
 //! Python micrograd's package has none of them (the lecture's `Value` has `exp`).
 
 use super::op::Op;
-use super::rules::{Rule1, NO_CONSTS};
+use super::rules::PythonSource::{Lecture, NotInMicrograd};
+use super::rules::{Rule1, RuleText, NO_CONSTS, UNARY};
 use super::value::Value;
 
 impl Value {
@@ -29,6 +30,13 @@ pub(crate) const EXP: Rule1 = Rule1 {
     forward: |x, _| x.exp(),
     // Python (lecture): self.grad += out.data * out.grad
     local_grad: |_x, out, _| out,
+    c_forward: |w, a, _| w.call("exp", a),
+    c_local_grad: |_, _a, out, _| out.to_owned(),
+    text: RuleText {
+        source: Lecture,
+        python: &["self.grad += out.data * out.grad"],
+        rust: &["local_grad: |_x, out, _| out,", UNARY],
+    },
 };
 
 impl Value {
@@ -54,6 +62,20 @@ pub(crate) const LN: Rule1 = Rule1 {
     forward: |x, _| x.ln(),
     // (`x + 0.0` is `x`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
     local_grad: |x, _out, _| 1.0 / (x + 0.0),
+    c_forward: |w, a, _| w.call("log", a),
+    // (`x + 0.0` as above; C does not fold it either without fast-math.)
+    c_local_grad: |w, a, _out, _| {
+        format!(
+            "({one} / ({a} + {zero}))",
+            one = w.num(1.0),
+            zero = w.num(0.0)
+        )
+    },
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += (1 / self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| 1.0 / (x + 0.0),", UNARY],
+    },
 };
 
 impl Value {
@@ -78,6 +100,13 @@ impl Value {
 pub(crate) const LOG1P: Rule1 = Rule1 {
     forward: |x, _| x.ln_1p(),
     local_grad: |x, _out, _| 1.0 / (1.0 + x),
+    c_forward: |w, a, _| w.call("log1p", a),
+    c_local_grad: |w, a, _out, _| format!("({one} / ({one} + {a}))", one = w.num(1.0)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += 1 / (1 + self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| 1.0 / (1.0 + x),", UNARY],
+    },
 };
 
 impl Value {
@@ -102,6 +131,14 @@ pub(crate) const SQRT: Rule1 = Rule1 {
     forward: |x, _| x.sqrt(),
     // (`out + 0.0` is `out`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
     local_grad: |_x, out, _| 0.5 / (out + 0.0),
+    c_forward: |w, a, _| w.call("sqrt", a),
+    // (`out + 0.0` as above; C does not fold it either without fast-math.)
+    c_local_grad: |w, _a, out, _| format!("({} / ({out} + {zero}))", w.num(0.5), zero = w.num(0.0)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += 0.5 / out.data * out.grad"],
+        rust: &["local_grad: |_x, out, _| 0.5 / (out + 0.0),", UNARY],
+    },
 };
 
 impl Value {
@@ -125,6 +162,13 @@ impl Value {
 pub(crate) const SIN: Rule1 = Rule1 {
     forward: |x, _| x.sin(),
     local_grad: |x, _out, _| x.cos(),
+    c_forward: |w, a, _| w.call("sin", a),
+    c_local_grad: |w, a, _out, _| w.call("cos", a),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += math.cos(self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| x.cos(),", UNARY],
+    },
 };
 
 impl Value {
@@ -148,4 +192,11 @@ impl Value {
 pub(crate) const COS: Rule1 = Rule1 {
     forward: |x, _| x.cos(),
     local_grad: |x, _out, _| -x.sin(),
+    c_forward: |w, a, _| w.call("cos", a),
+    c_local_grad: |w, a, _out, _| format!("-{}", w.call("sin", a)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += -math.sin(self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| -x.sin(),", UNARY],
+    },
 };

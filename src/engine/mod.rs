@@ -19,7 +19,7 @@
 //! | `powers.rs` | `powf`, `powi`, `pow`, each with its rule | `__pow__` |
 //! | `piecewise.rs` | `abs`, `clamp`, `max`, `min`, each with its rule | |
 //! | `ops.rs` | the shape all ops share (`parent.grad += local * out.grad`); `Sum`, `Product` | the `_backward` closures |
-//! | `rules.rs` | what a rule is; the table from op code to rule, shared with the tape | |
+//! | `rules.rs` | what a rule is (numbers, C, text); the table from op code to rule, shared with the tape, the C and the stepper | |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `constant.rs` | an `f64` operand kept in its node (`&x * 2.0`), shown as Python's leaf | `Value(other)` in `__mul__` |
 //! | `neuron.rs` | a neuron's weighted sum and activation as one node, with its rule ([`Value::neuron`], in [`crate::nn`], maps an `Activation` onto it) | `Neuron.__call__` |

@@ -4,7 +4,10 @@
 //! Python micrograd has none of them.
 
 use super::op::Op;
-use super::rules::{Rule1, Rule2, NO_CONSTS};
+use super::rules::PythonSource::NotInMicrograd;
+use super::rules::{
+    CHelper, CWriter, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY,
+};
 use super::value::Value;
 
 impl Value {
@@ -28,6 +31,13 @@ impl Value {
 pub(crate) const ABS: Rule1 = Rule1 {
     forward: |x, _| x.abs(),
     local_grad: |x, _out, _| sign(x),
+    c_forward: |w, a, _| w.call("fabs", a),
+    c_local_grad: |w, a, _out, _| w.helper(CHelper::Sign, format!("sign({a})")),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += sign(self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| sign(x),", UNARY],
+    },
 };
 
 /// 1 for x > 0, -1 for x < 0, 0 at 0 (and for NaN, which the forward pass reports).
@@ -73,6 +83,24 @@ impl Value {
 pub(crate) const CLAMP: Rule1 = Rule1 {
     forward: |x, c| x.clamp(c[0], c[1]),
     local_grad: |x, _out, c| if c[0] <= x && x <= c[1] { 1.0 } else { 0.0 },
+    // (f64::clamp: below lo gives lo, then above hi gives hi; NaN stays NaN.)
+    c_forward: |w, a, c| {
+        let (lo, hi) = (w.num(c[0]), w.num(c[1]));
+        format!("{a} < {lo} ? {lo} : {a} > {hi} ? {hi} : {a}")
+    },
+    c_local_grad: |w, a, _out, c| {
+        let (zero, one) = (w.num(0.0), w.num(1.0));
+        let (lo, hi) = (w.num(c[0]), w.num(c[1]));
+        format!("({lo} <= {a} && {a} <= {hi} ? {one} : {zero})")
+    },
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += (lo <= self.data <= hi) * out.grad"],
+        rust: &[
+            "local_grad: |x, _out, c| if c[0] <= x && x <= c[1] { 1.0 } else { 0.0 },",
+            UNARY,
+        ],
+    },
 };
 
 impl Value {
@@ -106,6 +134,22 @@ pub(crate) const MAX: Rule2 = Rule2 {
             (0.0, 1.0)
         }
     },
+    c_forward: |_, a, b| format!("{a} >= {b} || isnan({a}) ? {a} : {b}"),
+    c_local_grads: |w, a, b, _out| first_wins(w, &format!("({a} >= {b} || isnan({a}))")),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &[
+            "self.grad += (self.data >= other.data) * out.grad",
+            "other.grad += (self.data < other.data) * out.grad",
+        ],
+        rust: &[
+            "if a >= b || a.is_nan() {",
+            "(1.0, 0.0)",
+            "(0.0, 1.0)",
+            BINARY_A,
+            BINARY_B,
+        ],
+    },
 };
 
 impl Value {
@@ -137,4 +181,30 @@ pub(crate) const MIN: Rule2 = Rule2 {
             (0.0, 1.0)
         }
     },
+    c_forward: |_, a, b| format!("{a} <= {b} || isnan({a}) ? {a} : {b}"),
+    c_local_grads: |w, a, b, _out| first_wins(w, &format!("({a} <= {b} || isnan({a}))")),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &[
+            "self.grad += (self.data <= other.data) * out.grad",
+            "other.grad += (self.data > other.data) * out.grad",
+        ],
+        rust: &[
+            "if a <= b || a.is_nan() {",
+            "(1.0, 0.0)",
+            "(0.0, 1.0)",
+            BINARY_A,
+            BINARY_B,
+        ],
+    },
 };
+
+/// The C of `max`'s and `min`'s local derivatives, given the C condition under which
+/// `self` wins: `(1, 0)` then, else `(0, 1)`.
+fn first_wins(w: &mut dyn CWriter, first: &str) -> (String, String) {
+    let (zero, one) = (w.num(0.0), w.num(1.0));
+    (
+        format!("({first} ? {one} : {zero})"),
+        format!("({first} ? {zero} : {one})"),
+    )
+}
