@@ -4,7 +4,7 @@
 use super::op::Op;
 use super::rules::PythonSource::{Engine, Lecture, NotInMicrograd};
 use super::rules::{CHelper, Rule1, RuleText, NO_CONSTS, UNARY};
-use super::value::Value;
+use super::value::{Node, Value};
 
 impl Value {
     /// `max(0, x)`, Python's `relu()`.
@@ -19,12 +19,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn relu(&self) -> Value {
-        self.unary(Op::Relu, NO_CONSTS)
+        let out = (RELU.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (RELU.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Relu, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `relu`.
 pub(crate) const RELU: Rule1 = Rule1 {
+    method: |x, _| x.relu(),
     // Python: out = Value(0 if self.data < 0 else self.data, (self,), 'ReLU')
     forward: |x, _| if x < 0.0 { 0.0 } else { x },
     // Python: self.grad += (out.data > 0) * out.grad
@@ -69,12 +76,20 @@ impl Value {
             slope.is_finite(),
             "leaky_relu({slope}): the slope must be a finite number, such as leaky_relu(0.01)"
         );
-        self.unary(Op::LeakyRelu, [slope, 0.0])
+        let c = [slope, 0.0];
+        let out = (LEAKY_RELU.forward)(self.data(), c);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (LEAKY_RELU.local_grad)(x.data(), out.data, out.consts());
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::LeakyRelu, c, Box::new(backward))
     }
 }
 
 /// `leaky_relu(slope)`: `c[0]` is the slope.
 pub(crate) const LEAKY_RELU: Rule1 = Rule1 {
+    method: |x, c| x.leaky_relu(c[0]),
     forward: |x, c| if x > 0.0 { x } else { c[0] * x },
     local_grad: |x, _out, c| if x > 0.0 { 1.0 } else { c[0] },
     c_forward: |w, a, c| {
@@ -112,12 +127,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn tanh(&self) -> Value {
-        self.unary(Op::Tanh, NO_CONSTS)
+        let out = (TANH.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (TANH.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Tanh, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `tanh`.
 pub(crate) const TANH: Rule1 = Rule1 {
+    method: |x, _| x.tanh(),
     // Python (lecture): t = math.tanh(x); out = Value(t, (self, ), 'tanh')
     forward: |x, _| x.tanh(),
     // Python (lecture): self.grad += (1 - t**2) * out.grad
@@ -145,12 +167,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn sigmoid(&self) -> Value {
-        self.unary(Op::Sigmoid, NO_CONSTS)
+        let out = (SIGMOID.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (SIGMOID.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Sigmoid, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `sigmoid`.
 pub(crate) const SIGMOID: Rule1 = Rule1 {
+    method: |x, _| x.sigmoid(),
     forward: |x, _| logistic(x),
     local_grad: |_x, out, _| out * (1.0 - out),
     c_forward: |w, a, _| w.helper(CHelper::Logistic, format!("logistic({a})")),
@@ -180,12 +209,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn softplus(&self) -> Value {
-        self.unary(Op::Softplus, NO_CONSTS)
+        let out = (SOFTPLUS.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (SOFTPLUS.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Softplus, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `softplus`.
 pub(crate) const SOFTPLUS: Rule1 = Rule1 {
+    method: |x, _| x.softplus(),
     forward: |x, _| {
         if x > 0.0 {
             x + (-x).exp().ln_1p()

@@ -5,7 +5,7 @@
 use super::op::Op;
 use super::rules::PythonSource::{Lecture, NotInMicrograd};
 use super::rules::{Rule1, RuleText, NO_CONSTS, UNARY};
-use super::value::Value;
+use super::value::{Node, Value};
 
 impl Value {
     /// eˣ.
@@ -20,12 +20,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn exp(&self) -> Value {
-        self.unary(Op::Exp, NO_CONSTS)
+        let out = (EXP.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (EXP.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Exp, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `exp`.
 pub(crate) const EXP: Rule1 = Rule1 {
+    method: |x, _| x.exp(),
     // Python (lecture): out = Value(math.exp(x), (self, ), 'exp')
     forward: |x, _| x.exp(),
     // Python (lecture): self.grad += out.data * out.grad
@@ -53,12 +60,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn ln(&self) -> Value {
-        self.unary(Op::Ln, NO_CONSTS)
+        let out = (LN.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (LN.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Ln, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `ln`.
 pub(crate) const LN: Rule1 = Rule1 {
+    method: |x, _| x.ln(),
     forward: |x, _| x.ln(),
     // (`x + 0.0` is `x`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
     local_grad: |x, _out, _| 1.0 / (x + 0.0),
@@ -92,12 +106,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn log1p(&self) -> Value {
-        self.unary(Op::Log1p, NO_CONSTS)
+        let out = (LOG1P.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (LOG1P.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Log1p, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `log1p`.
 pub(crate) const LOG1P: Rule1 = Rule1 {
+    method: |x, _| x.log1p(),
     forward: |x, _| x.ln_1p(),
     local_grad: |x, _out, _| 1.0 / (1.0 + x),
     c_forward: |w, a, _| w.call("log1p", a),
@@ -122,12 +143,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn sqrt(&self) -> Value {
-        self.unary(Op::Sqrt, NO_CONSTS)
+        let out = (SQRT.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (SQRT.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Sqrt, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `sqrt`.
 pub(crate) const SQRT: Rule1 = Rule1 {
+    method: |x, _| x.sqrt(),
     forward: |x, _| x.sqrt(),
     // (`out + 0.0` is `out`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
     local_grad: |_x, out, _| 0.5 / (out + 0.0),
@@ -154,12 +182,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn sin(&self) -> Value {
-        self.unary(Op::Sin, NO_CONSTS)
+        let out = (SIN.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (SIN.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Sin, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `sin`.
 pub(crate) const SIN: Rule1 = Rule1 {
+    method: |x, _| x.sin(),
     forward: |x, _| x.sin(),
     local_grad: |x, _out, _| x.cos(),
     c_forward: |w, a, _| w.call("sin", a),
@@ -184,12 +219,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn cos(&self) -> Value {
-        self.unary(Op::Cos, NO_CONSTS)
+        let out = (COS.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (COS.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Cos, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `cos`.
 pub(crate) const COS: Rule1 = Rule1 {
+    method: |x, _| x.cos(),
     forward: |x, _| x.cos(),
     local_grad: |x, _out, _| -x.sin(),
     c_forward: |w, a, _| w.call("cos", a),

@@ -13,12 +13,12 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
-//! | `arithmetic.rs` | `+ - * /`, negation: each op's method, then its rule (forward value, local derivatives) | `__add__`, `__mul__`, `__neg__`, ... |
+//! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) | `__add__`, `__mul__`, `__neg__`, ... |
 //! | `activations.rs` | `relu`, `leaky_relu`, `tanh`, `sigmoid`, `softplus`, each with its rule | `relu()`, the lecture's `tanh()` |
 //! | `functions.rs` | `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, each with its rule | the lecture's `exp()` |
 //! | `powers.rs` | `powf`, `powi`, `pow`, each with its rule | `__pow__` |
 //! | `piecewise.rs` | `abs`, `clamp`, `max`, `min`, each with its rule | |
-//! | `ops.rs` | the shape all ops share (`parent.grad += local * out.grad`); `Sum`, `Product` | the `_backward` closures |
+//! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure); `Sum`, `Product` | `Value(data, children, op)` |
 //! | `rules.rs` | what a rule is (numbers, C, text); the table from op code to rule, shared with the tape, the C and the stepper | |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `constant.rs` | an `f64` operand kept in its node (`&x * 2.0`), shown as Python's leaf | `Value(other)` in `__mul__` |

@@ -8,7 +8,7 @@ use super::rules::PythonSource::NotInMicrograd;
 use super::rules::{
     CHelper, CWriter, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY,
 };
-use super::value::Value;
+use super::value::{Node, Value};
 
 impl Value {
     /// The absolute value.
@@ -23,12 +23,19 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn abs(&self) -> Value {
-        self.unary(Op::Abs, NO_CONSTS)
+        let out = (ABS.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (ABS.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Abs, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `abs`.
 pub(crate) const ABS: Rule1 = Rule1 {
+    method: |x, _| x.abs(),
     forward: |x, _| x.abs(),
     local_grad: |x, _out, _| sign(x),
     c_forward: |w, a, _| w.call("fabs", a),
@@ -75,12 +82,20 @@ impl Value {
             lo <= hi,
             "clamp({lo}, {hi}): the lower bound must not be above the upper one, and neither may be NaN"
         );
-        self.unary(Op::Clamp, [lo, hi])
+        let c = [lo, hi];
+        let out = (CLAMP.forward)(self.data(), c);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (CLAMP.local_grad)(x.data(), out.data, out.consts());
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Clamp, c, Box::new(backward))
     }
 }
 
 /// `clamp(lo, hi)`: `c` is `[lo, hi]`.
 pub(crate) const CLAMP: Rule1 = Rule1 {
+    method: |x, c| x.clamp(c[0], c[1]),
     forward: |x, c| x.clamp(c[0], c[1]),
     local_grad: |x, _out, c| if c[0] <= x && x <= c[1] { 1.0 } else { 0.0 },
     // (f64::clamp: below lo gives lo, then above hi gives hi; NaN stays NaN.)
@@ -120,12 +135,20 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn max(&self, other: &Value) -> Value {
-        self.binary(other, Op::Max)
+        let out = (MAX.forward)(self.data(), other.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (MAX.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(other, out, Op::Max, Box::new(backward))
     }
 }
 
 /// `max`: `self` wins ties, and a NaN `self` is kept.
 pub(crate) const MAX: Rule2 = Rule2 {
+    method: |a, b| a.max(b),
     forward: |a, b| if a >= b || a.is_nan() { a } else { b },
     local_grads: |a, b, _out| {
         if a >= b || a.is_nan() {
@@ -167,12 +190,20 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn min(&self, other: &Value) -> Value {
-        self.binary(other, Op::Min)
+        let out = (MIN.forward)(self.data(), other.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (MIN.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(other, out, Op::Min, Box::new(backward))
     }
 }
 
 /// `min`: `self` wins ties, and a NaN `self` is kept.
 pub(crate) const MIN: Rule2 = Rule2 {
+    method: |a, b| a.min(b),
     forward: |a, b| if a <= b || a.is_nan() { a } else { b },
     local_grads: |a, b, _out| {
         if a <= b || a.is_nan() {

@@ -5,7 +5,7 @@
 use super::op::Op;
 use super::rules::PythonSource::{Engine, NotInMicrograd};
 use super::rules::{CHelper, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, UNARY};
-use super::value::Value;
+use super::value::{Node, Value};
 
 impl Value {
     /// xⁿ for a constant exponent: micrograd's `x ** n` (shown as op `"**"`).
@@ -22,12 +22,20 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn powf(&self, n: f64) -> Value {
-        self.unary(Op::Powf, [n, 0.0])
+        let c = [n, 0.0];
+        let out = (POWF.forward)(self.data(), c);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (POWF.local_grad)(x.data(), out.data, out.consts());
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Powf, c, Box::new(backward))
     }
 }
 
 /// `powf(n)`: `c[0]` is n.
 pub(crate) const POWF: Rule1 = Rule1 {
+    method: |x, c| x.powf(c[0]),
     // Python: out = Value(self.data**other, (self,), f'**{other}')
     forward: |x, c| x.powf(c[0]),
     // Python: self.grad += (other * self.data**(other-1)) * out.grad
@@ -68,12 +76,20 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn powi(&self, n: i32) -> Value {
-        self.unary(Op::Powi, [f64::from(n), 0.0])
+        let c = [f64::from(n), 0.0];
+        let out = (POWI.forward)(self.data(), c);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (POWI.local_grad)(x.data(), out.data, out.consts());
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Powi, c, Box::new(backward))
     }
 }
 
 /// `powi(n)`: `c[0]` is n (an `i32`, exactly representable as `f64`).
 pub(crate) const POWI: Rule1 = Rule1 {
+    method: |x, c| x.powi(c[0] as i32),
     forward: |x, c| x.powi(c[0] as i32),
     local_grad: |x, _out, c| match c[0] as i32 {
         0 => 0.0,
@@ -123,12 +139,20 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn pow(&self, exponent: &Value) -> Value {
-        self.binary(exponent, Op::Pow)
+        let out = (POW.forward)(self.data(), exponent.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (POW.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(exponent, out, Op::Pow, Box::new(backward))
     }
 }
 
 /// `pow` with a `Value` exponent.
 pub(crate) const POW: Rule2 = Rule2 {
+    method: |a, b| a.pow(b),
     forward: |a, b| a.powf(b),
     // d/db = a^b ln a, taken as 0 where a^b = 0 for a >= 0 (a = 0, b > 0, or an
     // underflow); NaN (ln a) for every a < 0, one whose a^b underflows to 0 too.

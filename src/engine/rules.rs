@@ -2,14 +2,27 @@
 //! finds an op's rule from its code.
 //!
 //! Each op is written once, in the file of its method (`arithmetic.rs`,
-//! `activations.rs`, ...): the method, and right under it a rule with the op's
-//! forward value and its local derivative side by side, as micrograd's `engine.py`
-//! computes `out` and right under it `_backward`. For `tanh`:
+//! `activations.rs`, ...): the method computes `out` and, right under it, writes the
+//! closure that is its `_backward`, as micrograd's `engine.py` does; right under the
+//! method, its rule holds the op's numbers: its forward value and its local derivative
+//! side by side, which the method and its closure call. For `tanh`:
 //!
 //! ```rust,ignore
+//! pub fn tanh(&self) -> Value {
+//!     let out = (TANH.forward)(self.data(), NO_CONSTS);
+//!     let backward = |out: &Node| {
+//!         let x = out.x();
+//!         let dx = (TANH.local_grad)(x.data(), out.data, NO_CONSTS);
+//!         x.add_grad(dx * out.grad);
+//!     };
+//!     self.unary(out, Op::Tanh, NO_CONSTS, Box::new(backward))
+//! }
+//!
 //! pub(crate) const TANH: Rule1 = Rule1 {
+//!     method: |x, _| x.tanh(),
 //!     forward: |x, _| x.tanh(),
 //!     local_grad: |_x, out, _| 1.0 - out * out,
+//!     // ...
 //! };
 //! ```
 //!
@@ -20,14 +33,15 @@
 //! graph, the tape, the C and the pictures all read it from there.
 //!
 //! That is the shape of [`Value::custom`](crate::Value::custom) too: a forward function
-//! and the local derivatives d out / d parent. Every backward rule is then
-//! `parent.grad += local * out.grad`, written once for all ops (`ops.rs` for the dynamic
-//! graph, `program/backward.rs` for the tape). Both engines reach an op's rule through
-//! [`Op::forward`] and [`Op::local_grads`], a `match` on the op code whose arms call the
-//! rules' functions directly (the compiler inlines them: no indirect call per node), so
-//! the two engines compute the same floating-point numbers.
+//! and the local derivatives d out / d parent. The tape (`program/backward.rs`) reaches
+//! an op's rule through [`Op::forward`] and [`Op::local_grads`], a `match` on the op code
+//! whose arms call the rules' functions directly (the compiler inlines them: no indirect
+//! call per node), so the two engines compute the same floating-point numbers; a graph
+//! rebuilt from op codes makes each node with the op's `method` ([`Op::apply1`],
+//! [`Op::apply2`]).
 
 use super::op::Op;
+use super::value::Value;
 
 /// The constants of an op (`leaky_relu`'s slope, `powf`'s exponent, `clamp`'s bounds);
 /// `[0.0, 0.0]` for the ops without any.
@@ -38,6 +52,8 @@ pub(crate) const NO_CONSTS: Consts = [0.0, 0.0];
 
 /// The rule of a one-parent op `out = f(x)`: its numbers, its C, and its text.
 pub(crate) struct Rule1 {
+    /// The op's method (`|x, _| x.tanh()`): a node with the parent `x` and the constants.
+    pub(crate) method: fn(&Value, Consts) -> Value,
     /// `out` from `x` and the op's constants.
     pub(crate) forward: fn(f64, Consts) -> f64,
     /// d out / d x from `x`, `out` and the op's constants.
@@ -52,6 +68,8 @@ pub(crate) struct Rule1 {
 
 /// The rule of a two-parent op `out = f(a, b)`: its numbers, its C, and its text.
 pub(crate) struct Rule2 {
+    /// The op's method (`|a, b| a.pow(b)`): a node with the parents `a` and `b`.
+    pub(crate) method: fn(&Value, &Value) -> Value,
     /// `out` from `a` and `b`.
     pub(crate) forward: fn(f64, f64) -> f64,
     /// `(d out / d a, d out / d b)` from `a`, `b` and `out`.
@@ -221,6 +239,31 @@ macro_rules! rule_table {
                     Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
                         unreachable!("{self:?} is no one- or two-parent op")
                     }
+                }
+            }
+
+            /// The node `x.op(c)` of this one-parent op, made by its method (as
+            /// `x.powf(c[0])`).
+            ///
+            /// # Panics
+            ///
+            /// For an op that is no one-parent op.
+            pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
+                match self {
+                    $(Op::$one => ($rule1.method)(x, c),)*
+                    _ => unreachable!("{self:?} is no one-parent op"),
+                }
+            }
+
+            /// The node `a op b` of this two-parent op, made by its method.
+            ///
+            /// # Panics
+            ///
+            /// For an op that is no two-parent op.
+            pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
+                match self {
+                    $(Op::$two => ($rule2.method)(a, b),)*
+                    _ => unreachable!("{self:?} is no two-parent op"),
                 }
             }
 
