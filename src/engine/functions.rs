@@ -1,4 +1,4 @@
-//! The elementary functions: `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`. Each method is
+//! The elementary functions: `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan`. Each method is
 //! followed by its rule: its forward value and, right under it, its local derivative.
 //! Python micrograd's package has none of them (the lecture's `Value` has `exp`).
 
@@ -240,5 +240,42 @@ pub(crate) const COS: Rule1 = Rule1 {
         source: NotInMicrograd,
         python: &["self.grad += -math.sin(self.data) * out.grad"],
         rust: &["local_grad: |x, _out, _| -x.sin(),", UNARY],
+    },
+};
+
+impl Value {
+    /// The arc tangent, in radians (`f64::atan`): between -π/2 and π/2.
+    ///
+    /// Derivative: 1 / (1 + x²) (0 where x² overflows, as the slope does in the limit).
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(1.0);
+    /// let y = x.atan();
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (std::f64::consts::FRAC_PI_4, 0.5));
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn atan(&self) -> Value {
+        let out = (ATAN.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (ATAN.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Atan, NO_CONSTS, Box::new(backward))
+    }
+}
+
+/// `atan`.
+pub(crate) const ATAN: Rule1 = Rule1 {
+    method: |x, _| x.atan(),
+    forward: |x, _| x.atan(),
+    local_grad: |x, _out, _| 1.0 / (1.0 + x * x),
+    c_forward: |w, a, _| w.call("atan", a),
+    c_local_grad: |w, a, _out, _| format!("({one} / ({one} + {a} * {a}))", one = w.num(1.0)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += 1 / (1 + self.data**2) * out.grad"],
+        rust: &["local_grad: |x, _out, _| 1.0 / (1.0 + x * x),", UNARY],
     },
 };

@@ -15,7 +15,7 @@
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
 //! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) | `__add__`, `__mul__`, `__neg__`, ... |
 //! | `activations.rs` | `relu`, `leaky_relu`, `tanh`, `sigmoid`, `softplus`, each with its rule | `relu()`, the lecture's `tanh()` |
-//! | `functions.rs` | `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, each with its rule | the lecture's `exp()` |
+//! | `functions.rs` | `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan`, each with its rule | the lecture's `exp()` |
 //! | `powers.rs` | `powf`, `powi`, `pow`, each with its rule | `__pow__` |
 //! | `piecewise.rs` | `abs`, `clamp`, `max`, `min`, each with its rule | |
 //! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure); `Sum`, `Product` | `Value(data, children, op)` |
@@ -31,6 +31,45 @@
 //!
 //! Pictures of a graph (Graphviz DOT, SVG, the backward-pass stepper) are in
 //! [`crate::view`]; nothing here depends on them.
+//!
+//! # Adding an op
+//!
+//! An op is written once, in the file of its kind: `atan` (in `functions.rs`) is the
+//! method, which computes `out` and right under it the backward closure, and under the
+//! method its rule, with everything the rest of the crate reads (the tape's numbers, the
+//! C, the stepper's lines). Then the op gets its code: a variant of `Op` with its `_op`
+//! string (`op.rs`), and its line in the table of `rules.rs`
+//! (`Atan => super::functions::ATAN,`). The tape, the code generator, the pictures and
+//! the rebuilt graphs need nothing more.
+//!
+//! ```rust,ignore
+//! pub fn atan(&self) -> Value {
+//!     let out = (ATAN.forward)(self.data(), NO_CONSTS);
+//!     let backward = |out: &Node| {
+//!         let x = out.x();
+//!         let dx = (ATAN.local_grad)(x.data(), out.data, NO_CONSTS);
+//!         x.add_grad(dx * out.grad);
+//!     };
+//!     self.unary(out, Op::Atan, NO_CONSTS, Box::new(backward))
+//! }
+//!
+//! pub(crate) const ATAN: Rule1 = Rule1 {
+//!     method: |x, _| x.atan(),
+//!     forward: |x, _| x.atan(),
+//!     local_grad: |x, _out, _| 1.0 / (1.0 + x * x),
+//!     c_forward: |w, a, _| w.call("atan", a),
+//!     c_local_grad: |w, a, _out, _| format!("({one} / ({one} + {a} * {a}))", one = w.num(1.0)),
+//!     text: RuleText {
+//!         source: NotInMicrograd,
+//!         python: &["self.grad += 1 / (1 + self.data**2) * out.grad"],
+//!         rust: &["local_grad: |x, _out, _| 1.0 / (1.0 + x * x),", UNARY],
+//!     },
+//! };
+//! ```
+//!
+//! Its tests: the derivative against central finite differences (`check_gradients`,
+//! `tests/13_more_ops.rs`), the tape against the graph bit for bit (the same file), and
+//! the C against the tape bit for bit (`tests/32_codegen.rs`'s list of every op).
 //!
 //! ```
 //! use micrograd::Value;

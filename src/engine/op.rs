@@ -46,6 +46,8 @@ pub(crate) enum Op {
     Sin,
     /// `a.cos()` (`"cos"`).
     Cos,
+    /// `a.atan()` (`"atan"`).
+    Atan,
     /// `a.powi(n)` (`"powi"`).
     Powi,
     /// `a.clamp(lo, hi)` (`"clamp"`).
@@ -112,6 +114,7 @@ impl Op {
             Op::Log1p => "log1p",
             Op::Sin => "sin",
             Op::Cos => "cos",
+            Op::Atan => "atan",
             Op::Powi => "powi",
             Op::Clamp => "clamp",
             Op::Max => "max",

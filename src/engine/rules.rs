@@ -267,6 +267,10 @@ macro_rules! rule_table {
                 }
             }
 
+            /// Every one- and two-parent op, in the order of the table.
+            #[cfg(test)]
+            pub(crate) const BUILTIN: &'static [Op] = &[$(Op::$one,)* $(Op::$two,)*];
+
             /// The text of this op's backward rule, for a one- or two-parent op.
             pub(crate) fn rule_text(self) -> Option<RuleText> {
                 match self {
@@ -293,6 +297,7 @@ rule_table! {
         Sqrt => super::functions::SQRT,
         Sin => super::functions::SIN,
         Cos => super::functions::COS,
+        Atan => super::functions::ATAN,
         Powf => super::powers::POWF,
         Powi => super::powers::POWI,
         Abs => super::piecewise::ABS,

@@ -93,38 +93,9 @@ mod tests {
             .flat_map(|f| f.lines())
             .map(str::trim)
             .collect();
-        let ops = [
-            Op::Leaf,
-            Op::Add,
-            Op::Sum,
-            Op::Sub,
-            Op::Mul,
-            Op::Div,
-            Op::Neg,
-            Op::Relu,
-            Op::LeakyRelu,
-            Op::Tanh,
-            Op::Sigmoid,
-            Op::Exp,
-            Op::Ln,
-            Op::Powf,
-            Op::Pow,
-            Op::Sqrt,
-            Op::Abs,
-            Op::Softplus,
-            Op::Log1p,
-            Op::Sin,
-            Op::Cos,
-            Op::Powi,
-            Op::Clamp,
-            Op::Max,
-            Op::Min,
-            Op::Neuron(crate::engine::op::Act::Relu),
-        ];
-        let quoted = ops
-            .iter()
-            .flat_map(|&op| rule_text(op).rust)
-            .chain(SEED.rust);
+        let others = [Op::Leaf, Op::Sum, Op::Neuron(crate::engine::op::Act::Relu)];
+        let ops = Op::BUILTIN.iter().chain(&others);
+        let quoted = ops.flat_map(|&op| rule_text(op).rust).chain(SEED.rust);
         for line in quoted {
             assert!(
                 lines.contains(line),
