@@ -31,6 +31,7 @@ impl Value {
 
 /// `relu`.
 pub(crate) const RELU: Rule1 = Rule1 {
+    name: "relu",
     method: |x, _| x.relu(),
     // Python: out = Value(0 if self.data < 0 else self.data, (self,), 'ReLU')
     forward: |x, _| if x < 0.0 { 0.0 } else { x },
@@ -89,6 +90,7 @@ impl Value {
 
 /// `leaky_relu(slope)`: `c[0]` is the slope.
 pub(crate) const LEAKY_RELU: Rule1 = Rule1 {
+    name: "leaky_relu",
     method: |x, c| x.leaky_relu(c[0]),
     forward: |x, c| if x > 0.0 { x } else { c[0] * x },
     local_grad: |x, _out, c| if x > 0.0 { 1.0 } else { c[0] },
@@ -139,6 +141,7 @@ impl Value {
 
 /// `tanh`.
 pub(crate) const TANH: Rule1 = Rule1 {
+    name: "tanh",
     method: |x, _| x.tanh(),
     // Python (lecture): t = math.tanh(x); out = Value(t, (self, ), 'tanh')
     forward: |x, _| x.tanh(),
@@ -179,6 +182,7 @@ impl Value {
 
 /// `sigmoid`.
 pub(crate) const SIGMOID: Rule1 = Rule1 {
+    name: "sigmoid",
     method: |x, _| x.sigmoid(),
     forward: |x, _| logistic(x),
     local_grad: |_x, out, _| out * (1.0 - out),
@@ -221,6 +225,7 @@ impl Value {
 
 /// `softplus`.
 pub(crate) const SOFTPLUS: Rule1 = Rule1 {
+    name: "softplus",
     method: |x, _| x.softplus(),
     forward: |x, _| {
         if x > 0.0 {

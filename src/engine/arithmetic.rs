@@ -23,6 +23,7 @@ impl Value {
 
 /// `a + b`.
 pub(crate) const ADD: Rule2 = Rule2 {
+    name: "+",
     method: |a, b| a.add_value(b),
     // Python: out = Value(self.data + other.data, (self, other), '+')
     forward: |a, b| a + b,
@@ -58,6 +59,7 @@ impl Value {
 
 /// `a - b`.
 pub(crate) const SUB: Rule2 = Rule2 {
+    name: "-",
     method: |a, b| a.sub_value(b),
     forward: |a, b| a - b,
     local_grads: |_a, _b, _out| (1.0, -1.0),
@@ -90,6 +92,7 @@ impl Value {
 
 /// `a * b`.
 pub(crate) const MUL: Rule2 = Rule2 {
+    name: "*",
     method: |a, b| a.mul_value(b),
     // Python: out = Value(self.data * other.data, (self, other), '*')
     forward: |a, b| a * b,
@@ -129,6 +132,7 @@ impl Value {
 
 /// `a / b`.
 pub(crate) const DIV: Rule2 = Rule2 {
+    name: "/",
     method: |a, b| a.div_value(b),
     forward: |a, b| a / b,
     local_grads: |_a, b, out| (1.0 / b, -out / b),
@@ -163,6 +167,7 @@ impl Value {
 
 /// `-a`.
 pub(crate) const NEG: Rule1 = Rule1 {
+    name: "neg",
     method: |x, _| x.neg_value(),
     forward: |a, _| -a,
     local_grad: |_a, _out, _| -1.0,

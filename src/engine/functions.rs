@@ -32,6 +32,7 @@ impl Value {
 
 /// `exp`.
 pub(crate) const EXP: Rule1 = Rule1 {
+    name: "exp",
     method: |x, _| x.exp(),
     // Python (lecture): out = Value(math.exp(x), (self, ), 'exp')
     forward: |x, _| x.exp(),
@@ -72,6 +73,7 @@ impl Value {
 
 /// `ln`.
 pub(crate) const LN: Rule1 = Rule1 {
+    name: "ln",
     method: |x, _| x.ln(),
     forward: |x, _| x.ln(),
     // (`x + 0.0` is `x`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
@@ -118,6 +120,7 @@ impl Value {
 
 /// `log1p`.
 pub(crate) const LOG1P: Rule1 = Rule1 {
+    name: "log1p",
     method: |x, _| x.log1p(),
     forward: |x, _| x.ln_1p(),
     local_grad: |x, _out, _| 1.0 / (1.0 + x),
@@ -155,6 +158,7 @@ impl Value {
 
 /// `sqrt`.
 pub(crate) const SQRT: Rule1 = Rule1 {
+    name: "sqrt",
     method: |x, _| x.sqrt(),
     forward: |x, _| x.sqrt(),
     // (`out + 0.0` is `out`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
@@ -194,6 +198,7 @@ impl Value {
 
 /// `sin`.
 pub(crate) const SIN: Rule1 = Rule1 {
+    name: "sin",
     method: |x, _| x.sin(),
     forward: |x, _| x.sin(),
     local_grad: |x, _out, _| x.cos(),
@@ -231,6 +236,7 @@ impl Value {
 
 /// `cos`.
 pub(crate) const COS: Rule1 = Rule1 {
+    name: "cos",
     method: |x, _| x.cos(),
     forward: |x, _| x.cos(),
     local_grad: |x, _out, _| -x.sin(),
@@ -268,6 +274,7 @@ impl Value {
 
 /// `atan`.
 pub(crate) const ATAN: Rule1 = Rule1 {
+    name: "atan",
     method: |x, _| x.atan(),
     forward: |x, _| x.atan(),
     local_grad: |x, _out, _| 1.0 / (1.0 + x * x),

@@ -36,11 +36,11 @@
 //!
 //! An op is written once, in the file of its kind: `atan` (in `functions.rs`) is the
 //! method, which computes `out` and right under it the backward closure, and under the
-//! method its rule, with everything the rest of the crate reads (the tape's numbers, the
-//! C, the stepper's lines). Then the op gets its code: a variant of `Op` with its `_op`
-//! string (`op.rs`), and its line in the table of `rules.rs`
-//! (`Atan => super::functions::ATAN,`). The tape, the code generator, the pictures and
-//! the rebuilt graphs need nothing more.
+//! method its rule, with everything the rest of the crate reads (its `_op` name, the
+//! tape's numbers, the C, the stepper's lines). Then the op gets its code: its line in
+//! the table of `rules.rs` (`Atan => super::functions::ATAN,`), which adds the variant
+//! `Op::Atan`. The tape, the code generator, the pictures and the rebuilt graphs need
+//! nothing more.
 //!
 //! ```rust,ignore
 //! pub fn atan(&self) -> Value {
@@ -54,6 +54,7 @@
 //! }
 //!
 //! pub(crate) const ATAN: Rule1 = Rule1 {
+//!     name: "atan",
 //!     method: |x, _| x.atan(),
 //!     forward: |x, _| x.atan(),
 //!     local_grad: |x, _out, _| 1.0 / (1.0 + x * x),

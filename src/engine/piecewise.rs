@@ -35,6 +35,7 @@ impl Value {
 
 /// `abs`.
 pub(crate) const ABS: Rule1 = Rule1 {
+    name: "abs",
     method: |x, _| x.abs(),
     forward: |x, _| x.abs(),
     local_grad: |x, _out, _| sign(x),
@@ -95,6 +96,7 @@ impl Value {
 
 /// `clamp(lo, hi)`: `c` is `[lo, hi]`.
 pub(crate) const CLAMP: Rule1 = Rule1 {
+    name: "clamp",
     method: |x, c| x.clamp(c[0], c[1]),
     forward: |x, c| x.clamp(c[0], c[1]),
     local_grad: |x, _out, c| if c[0] <= x && x <= c[1] { 1.0 } else { 0.0 },
@@ -148,6 +150,7 @@ impl Value {
 
 /// `max`: `self` wins ties, and a NaN `self` is kept.
 pub(crate) const MAX: Rule2 = Rule2 {
+    name: "max",
     method: |a, b| a.max(b),
     forward: |a, b| if a >= b || a.is_nan() { a } else { b },
     local_grads: |a, b, _out| {
@@ -203,6 +206,7 @@ impl Value {
 
 /// `min`: `self` wins ties, and a NaN `self` is kept.
 pub(crate) const MIN: Rule2 = Rule2 {
+    name: "min",
     method: |a, b| a.min(b),
     forward: |a, b| if a <= b || a.is_nan() { a } else { b },
     local_grads: |a, b, _out| {

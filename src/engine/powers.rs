@@ -35,6 +35,7 @@ impl Value {
 
 /// `powf(n)`: `c[0]` is n.
 pub(crate) const POWF: Rule1 = Rule1 {
+    name: "**",
     method: |x, c| x.powf(c[0]),
     // Python: out = Value(self.data**other, (self,), f'**{other}')
     forward: |x, c| x.powf(c[0]),
@@ -89,6 +90,7 @@ impl Value {
 
 /// `powi(n)`: `c[0]` is n (an `i32`, exactly representable as `f64`).
 pub(crate) const POWI: Rule1 = Rule1 {
+    name: "powi",
     method: |x, c| x.powi(c[0] as i32),
     forward: |x, c| x.powi(c[0] as i32),
     local_grad: |x, _out, c| match c[0] as i32 {
@@ -152,6 +154,7 @@ impl Value {
 
 /// `pow` with a `Value` exponent.
 pub(crate) const POW: Rule2 = Rule2 {
+    name: "pow",
     method: |a, b| a.pow(b),
     forward: |a, b| a.powf(b),
     // d/db = a^b ln a, taken as 0 where a^b = 0 for a >= 0 (a = 0, b > 0, or an

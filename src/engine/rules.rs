@@ -40,7 +40,7 @@
 //! rebuilt from op codes makes each node with the op's `method` ([`Op::apply1`],
 //! [`Op::apply2`]).
 
-use super::op::Op;
+use super::op::Act;
 use super::value::Value;
 
 /// The constants of an op (`leaky_relu`'s slope, `powf`'s exponent, `clamp`'s bounds);
@@ -52,6 +52,8 @@ pub(crate) const NO_CONSTS: Consts = [0.0, 0.0];
 
 /// The rule of a one-parent op `out = f(x)`: its numbers, its C, and its text.
 pub(crate) struct Rule1 {
+    /// The op as Python's `_op` string (`"tanh"`, `"+"`), as [`Value::op`] shows it.
+    pub(crate) name: &'static str,
     /// The op's method (`|x, _| x.tanh()`): a node with the parent `x` and the constants.
     pub(crate) method: fn(&Value, Consts) -> Value,
     /// `out` from `x` and the op's constants.
@@ -68,6 +70,8 @@ pub(crate) struct Rule1 {
 
 /// The rule of a two-parent op `out = f(a, b)`: its numbers, its C, and its text.
 pub(crate) struct Rule2 {
+    /// The op as Python's `_op` string (`"tanh"`, `"+"`), as [`Value::op`] shows it.
+    pub(crate) name: &'static str,
     /// The op's method (`|a, b| a.pow(b)`): a node with the parents `a` and `b`.
     pub(crate) method: fn(&Value, &Value) -> Value,
     /// `out` from `a` and `b`.
@@ -151,11 +155,44 @@ pub(crate) enum Arity {
     Many,
 }
 
-/// Writes [`Op::arity`], [`Op::forward`] and [`Op::local_grads`] from the list of
-/// one-parent and two-parent ops and their rules.
+/// Writes the enum [`Op`] and its [`Op::symbol`], [`Op::arity`], [`Op::forward`],
+/// [`Op::local_grads`], ... from the list of one-parent and two-parent ops and their
+/// rules.
 macro_rules! rule_table {
     (one: { $($one:ident => $rule1:path,)* } two: { $($two:ident => $rule2:path,)* }) => {
+        /// Which operation produced a [`Value`]; [`Value::op`] shows it as Python's `_op`
+        /// string. Besides the ops of the table (each named by its rule): a leaf made by
+        /// the user (`""`), the n-ary sum of [`std::iter::Sum`] (`"sum"`), a
+        /// [`Value::custom`] op (its name is kept with its closures), and
+        /// [`Value::neuron`]'s `act(b + w0·x0 + w1·x1 + ...)` as one node (`"neuron"`,
+        /// `"relu neuron"`, ...).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub(crate) enum Op {
+            /// A leaf.
+            Leaf,
+            /// The n-ary sum.
+            Sum,
+            /// A custom op.
+            Custom,
+            /// A neuron as one node.
+            Neuron(Act),
+            $(#[doc = concat!("`", stringify!($rule1), "`.")] $one,)*
+            $(#[doc = concat!("`", stringify!($rule2), "`.")] $two,)*
+        }
+
         impl Op {
+            /// The op as Python's `_op` string (`""` for a leaf).
+            pub(crate) fn symbol(self) -> &'static str {
+                match self {
+                    Op::Leaf => "",
+                    Op::Sum => "sum",
+                    Op::Custom => "custom",
+                    Op::Neuron(act) => act.symbol(),
+                    $(Op::$one => $rule1.name,)*
+                    $(Op::$two => $rule2.name,)*
+                }
+            }
+
             /// How many parents a node with this op has.
             pub(crate) fn arity(self) -> Arity {
                 match self {
