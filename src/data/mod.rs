@@ -18,7 +18,7 @@
 //! A [`Dataset`] can be [shuffled](Dataset::shuffle), split into a training and a hold-out
 //! part ([`Dataset::split_off_last`]) and walked through in [mini-batches](Dataset::batches).
 //! A [`DataLoader`] hands out mini-batches reshuffled every epoch from a seed;
-//! [`one_hot`] and [`Dataset::append_one_hot`] encode class labels; a [`Standardizer`]
+//! [`one_hot()`] and [`Dataset::append_one_hot`] encode class labels; a [`Standardizer`]
 //! scales features with the training set's mean and deviation.
 //!
 //! ```

@@ -19,8 +19,8 @@ use crate::random::{normalvariate, uniform};
 /// | `HeUniform` | uniform(−a, a), a = √(6 / fan_in) | `kaiming_uniform_(nonlinearity='relu')` |
 /// | `HeNormal` | normal(0, σ), σ = √(2 / fan_in) | `kaiming_normal_(nonlinearity='relu')` |
 ///
-/// Uniform draws are [`uniform`](crate::random::uniform), normal ones
-/// [`normalvariate`](crate::random::normalvariate): with a
+/// Uniform draws are [`uniform`], normal ones
+/// [`normalvariate`]: with a
 /// [`PythonRandom`](crate::random::PythonRandom) they are Python's `random.uniform`
 /// and `random.normalvariate`. `Uniform` keeps micrograd's numbers: `MLP::new` uses it.
 ///

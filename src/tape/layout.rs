@@ -65,7 +65,7 @@ pub struct Tape {
     pub(super) forward_unfinished: bool,
     /// If a loss of the graph took its target as a number: the leaves that need no
     /// gradient (the sample's inputs) with the bits they had when the tape was
-    /// compiled. Another sample there is refused ([`Error::ConstantTarget`](crate::Error::ConstantTarget)).
+    /// compiled. Another sample there is refused ([`Error::ConstantTarget`]).
     pub(super) compiled_sample: Vec<(u32, u64)>,
     /// Whether a backward pass started and did not return (a custom op's gradient
     /// closure panicked): the leaves' entries of `grad` were set to 0, and
