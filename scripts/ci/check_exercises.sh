@@ -8,7 +8,7 @@
 # - the runner says so: all done with the solutions, none as shipped.
 # Usage: scripts/ci/check_exercises.sh   (from anywhere)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export RUST_BACKTRACE=0
 
 fail() { printf 'FAIL %s\n' "$*"; exit 1; }
