@@ -124,7 +124,7 @@ pub fn link(dir: &Path, name: &str, group: &str, sample: &[f64]) -> Result<Image
         .arg(&main)
         .arg("-o")
         .arg(&image)
-        // (libm for the math functions, libgcc for the soft-double helpers)
+        // (libm for the math functions, libgcc for the soft-double routines)
         .args(["-lm", "-lc", "-lgcc"])
         .output()
         .map_err(|e| format!("cannot run {ARM_GCC}: {e}"))?;
