@@ -38,7 +38,10 @@ pub(crate) const POWF: Rule1 = Rule1 {
     name: "**",
     method: |x, c| x.powf(c[0]),
     // Python: out = Value(self.data**other, (self,), f'**{other}')
-    forward: |x, c| x.powf(c[0]),
+    // (`black_box`: where the method sees the exponent, the compiler would turn
+    // `pow(x, 2.0)` into `x * x`, which can differ from libm's `pow`, the one Python's
+    // `**` and the tape call, by an ulp.)
+    forward: |x, c| x.powf(std::hint::black_box(c[0])),
     // Python: self.grad += (other * self.data**(other-1)) * out.grad
     local_grad: |x, _out, c| zeroth_or(c[0], x, |n| n * x.powf(n - 1.0)),
     c_forward: |w, a, c| w.call("pow", &format!("{a}, {}", w.num(c[0]))),
@@ -92,7 +95,9 @@ impl Value {
 pub(crate) const POWI: Rule1 = Rule1 {
     name: "powi",
     method: |x, c| x.powi(c[0] as i32),
-    forward: |x, c| x.powi(c[0] as i32),
+    // (`black_box`: a constant `n` would let the compiler unroll the product in an
+    // order of its own; the tape's `n` is a run-time number.)
+    forward: |x, c| x.powi(std::hint::black_box(c[0] as i32)),
     local_grad: |x, _out, c| match c[0] as i32 {
         0 => 0.0,
         // (n - 1 does not fit in an i32: x^(n-1) = x^n / x.)
