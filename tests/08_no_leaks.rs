@@ -111,3 +111,44 @@ fn an_f64_operand_costs_no_allocation_of_its_own() {
     drop((one, y, z, parents));
     assert_eq!(live_bytes(), before);
 }
+
+// out = Value(..., (self, other), op); out._backward = _backward   -- Python makes a new
+// function object for every node; here each op's backward closure captures nothing, so
+// its Box allocates nothing: a node is one allocation, the same size as a leaf's
+#[test]
+fn every_ops_node_is_one_allocation_closure_included() {
+    let (a, b) = (Value::new(0.5), Value::new(2.0));
+    let before = live_bytes();
+    let leaf = Value::new(1.0);
+    let node = live_bytes() - before;
+    drop(leaf);
+    let ops: [fn(&Value, &Value) -> Value; 20] = [
+        |a, b| a + b,
+        |a, b| a - b,
+        |a, b| a * b,
+        |a, b| a / b,
+        |a, _| -a,
+        |a, _| a.relu(),
+        |a, _| a.tanh(),
+        |a, _| a.sigmoid(),
+        |a, _| a.softplus(),
+        |a, _| a.exp(),
+        |a, _| a.ln(),
+        |a, _| a.log1p(),
+        |a, _| a.sqrt(),
+        |a, _| a.sin(),
+        |a, _| a.cos(),
+        |a, _| a.abs(),
+        |a, b| a.pow(b),
+        |a, b| a.max(b),
+        |a, b| a.min(b),
+        |a, _| a.powf(0.0), // (a zero exponent needs no constant stored)
+    ];
+    for (i, op) in ops.iter().enumerate() {
+        let y = op(&a, &b);
+        assert_eq!(live_bytes() - before, node, "op {i} ({})", y.op());
+        y.backward();
+        drop(y);
+        assert_eq!(live_bytes(), before, "op {i}");
+    }
+}

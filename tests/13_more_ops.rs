@@ -12,7 +12,7 @@ use micrograd::Value;
 
 /// Every new op as a function of two values, with points away from its kinks.
 type Op2 = fn(&Value, &Value) -> Value;
-const OPS: [(&str, Op2); 9] = [
+const OPS: [(&str, Op2); 10] = [
     ("sin", |a, b| a.sin() * b),
     ("cos", |a, b| a.cos() * b),
     ("log1p", |a, b| a.abs().log1p() * b),
@@ -22,6 +22,7 @@ const OPS: [(&str, Op2); 9] = [
     ("clamp", |a, b| a.clamp(-1.0, 1.5) * b),
     ("max", |a, b| a.max(b) * b),
     ("min", |a, b| a.min(b) * b),
+    ("atan", |a, b| a.atan() * b),
 ];
 
 /// Points where no op above sits on a kink (no ties, nothing on a clamp bound, a ≠ 0).
@@ -42,6 +43,24 @@ fn every_new_op_matches_finite_differences() {
             let check = check_gradients(&[&a, &b], 1e-6, || op(&a, &b)).unwrap();
             assert!(check.max_error() < 1e-7, "{name} at ({x}, {y}): {check}");
         }
+    }
+}
+
+// d/dx atan(x) = 1 / (1 + x²): at 0 it is 1, at ±1 one half, and it goes to 0 far out
+// (where x² overflows, the slope is 0, the limit)
+#[test]
+fn atans_slope_is_one_over_one_plus_x_squared() {
+    for (x, slope) in [
+        (0.0, 1.0),
+        (1.0, 0.5),
+        (-1.0, 0.5),
+        (3.0, 0.1),
+        (1e200, 0.0),
+    ] {
+        let v = Value::new(x);
+        let y = v.atan();
+        y.backward();
+        assert_eq!((y.data(), v.grad()), (f64::atan(x), slope), "at {x}");
     }
 }
 

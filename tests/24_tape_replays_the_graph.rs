@@ -82,6 +82,22 @@ fn a_sum_with_repeated_terms_matches_the_dynamic_engine() {
     });
 }
 
+// x = Value(7.2249061795510094); y = (x - 0.0)**2   (Python: y.data == 52.19926930331436)
+#[test]
+fn a_square_is_pythons_pow_on_the_graph_and_the_tape() {
+    // Python's `**` calls libm's pow, which here is one ulp below x * x
+    // (52.19926930331437). The crate's own mse squares with powf(2.0), where the
+    // compiler sees the exponent and would write x * x.
+    let x = Value::new(7.2249061795510094);
+    let target = Value::new(0.0).no_grad();
+    let y = micrograd::loss::mse_targets(&[x], &[target]).unwrap();
+    assert_eq!(y.data(), 52.19926930331436);
+    assert_eq!(
+        Tape::compile(&y).unwrap().forward().unwrap(),
+        52.19926930331436
+    );
+}
+
 // c = a * a; d = c + a; e = c * d  (reuse and a diamond)
 #[test]
 fn shared_nodes_add_up_their_gradients() {

@@ -12,7 +12,8 @@
 //! sample as the inputs are.) The generator is a few lines of xorshift with fixed seeds,
 //! so a failure is a seed to replay. `MICROGRAD_RANDOM_GRAPHS=2000 cargo test --release
 //! --test 29_random_graphs_match_bit_for_bit` runs a larger search (the default keeps
-//! `cargo test` fast).
+//! `cargo test` fast); `MICROGRAD_RANDOM_FIRST=905 MICROGRAD_RANDOM_GRAPHS=1` replays seed
+//! 905 alone.
 //!
 //! Python has no tape; the dynamic graph is micrograd's, built afresh at every round.
 
@@ -679,7 +680,13 @@ fn random_graphs_on_the_tape_equal_the_dynamic_graph_bit_for_bit() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(20);
-    let found: Vec<(bool, bool)> = (0..graphs).map(|seed| tape_equals_graph(seed, 6)).collect();
+    let first: u64 = std::env::var("MICROGRAD_RANDOM_FIRST")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let found: Vec<(bool, bool)> = (first..first + graphs)
+        .map(|seed| tape_equals_graph(seed, 6))
+        .collect();
     let with_constant = found.iter().filter(|f| f.0).count();
     let with_targets = found.iter().filter(|f| f.1).count();
     // (So that the graphs cannot lose their `f64` operands, or their losses, silently.)

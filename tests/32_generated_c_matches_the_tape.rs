@@ -244,7 +244,7 @@ const XS: [f64; 12] = [
 #[test]
 fn every_op_computes_the_tapes_numbers_bit_for_bit() {
     type Unary = fn(&Value) -> Value;
-    let unary: [(&str, Unary); 23] = [
+    let unary: [(&str, Unary); 24] = [
         ("relu", Value::relu),
         ("leaky_relu", |v| v.leaky_relu(0.1)),
         ("tanh", Value::tanh),
@@ -257,6 +257,7 @@ fn every_op_computes_the_tapes_numbers_bit_for_bit() {
         ("softplus", Value::softplus),
         ("sin", Value::sin),
         ("cos", Value::cos),
+        ("atan", Value::atan),
         ("neg", |v| -v),
         ("powf3", |v| v.powf(3.0)),
         ("powf_half", |v| v.powf(0.5)),
@@ -829,4 +830,23 @@ fn write_to_creates_its_folder() {
     let [header, source] = code.write_to(&dir).unwrap();
     assert_eq!(std::fs::read_to_string(header).unwrap(), code.header);
     assert_eq!(std::fs::read_to_string(source).unwrap(), code.source);
+}
+
+// x.atan(): the C library's `atan` in double C, `atanf` in float C (Rust's f64::atan
+// calls the same libm `atan`, so the double C agrees bit for bit: see the test of every op)
+#[test]
+fn atan_is_the_c_librarys_atan_or_atanf() -> Result<(), Error> {
+    let x = Value::new(0.5);
+    let tape = Tape::compile(&x.atan())?;
+    for (precision, call) in [(Precision::F64, "= atan("), (Precision::F32, "= atanf(")] {
+        let c = CodeGen::new(&tape, "arc")
+            .input("x", std::slice::from_ref(&x))
+            .precision(precision);
+        let source = c.generate()?.source;
+        assert!(
+            source.contains(call),
+            "{precision:?}: no {call} in\n{source}"
+        );
+    }
+    Ok(())
 }

@@ -1,11 +1,12 @@
-//! Every op of the engine as C: its forward value and its local derivatives, written
-//! with the formulas of its Rust rule (`src/engine/*.rs`, the same operations in the
-//! same order), so that the C computes the same numbers bit for bit.
+//! The C of the engine's ops, in `double` or `float`: numbers, math calls and the small
+//! helper functions. Each op's own C (its forward value and its local derivatives) is
+//! written with its Rust rule (`src/engine/*.rs`, the same operations in the same
+//! order, so that the C computes the same numbers bit for bit), through [`CWriter`].
 
 use std::collections::BTreeSet;
 
 use crate::engine::op::Op;
-use crate::engine::rules::Consts;
+use crate::engine::rules::{CWriter, Consts};
 
 /// The floating-point type the C computes in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,15 +21,7 @@ pub enum Precision {
 }
 
 /// The small C functions that some ops need, written into the source only when used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Helper {
-    /// `sigmoid`, `softplus`'s derivative.
-    Logistic,
-    /// `powi`.
-    Powi,
-    /// `abs`'s derivative.
-    Sign,
-}
+pub(super) use crate::engine::rules::CHelper as Helper;
 
 /// Writes numbers, math calls and op formulas as C of one [`Precision`], noting the
 /// helpers they use.
@@ -82,137 +75,23 @@ impl Real {
         }
     }
 
-    fn helper(&mut self, helper: Helper, call: String) -> String {
-        self.helpers.insert(helper);
-        call
-    }
-
     /// The C expression of `op`'s value from its operands' expressions `a` and `b`
-    /// (`b` unused by one-parent ops) and its constants `c` (the forward half of the
-    /// op's rule).
+    /// (`b` unused by one-parent ops) and its constants `c`: the op's own C, written
+    /// with its rule in `src/engine/`.
     pub(super) fn forward(&mut self, op: Op, a: &str, b: &str, c: Consts) -> String {
-        let n = |x: f64| self.num(x);
-        let zero = n(0.0);
-        match op {
-            Op::Add => format!("{a} + {b}"),
-            Op::Sub => format!("{a} - {b}"),
-            Op::Mul => format!("{a} * {b}"),
-            Op::Div => format!("{a} / {b}"),
-            Op::Neg => format!("-{a}"),
-            Op::Relu => format!("{a} < {zero} ? {zero} : {a}"),
-            Op::LeakyRelu => format!("{a} > {zero} ? {a} : {} * {a}", n(c[0])),
-            Op::Tanh => self.call("tanh", a),
-            Op::Sigmoid => self.helper(Helper::Logistic, format!("logistic({a})")),
-            Op::Softplus => format!(
-                "{a} > {zero} ? {a} + {} : {}",
-                self.call("log1p", &self.call("exp", &format!("-{a}"))),
-                self.call("log1p", &self.call("exp", a))
-            ),
-            Op::Exp => self.call("exp", a),
-            Op::Ln => self.call("log", a),
-            Op::Log1p => self.call("log1p", a),
-            Op::Sqrt => self.call("sqrt", a),
-            Op::Sin => self.call("sin", a),
-            Op::Cos => self.call("cos", a),
-            Op::Powf => self.call("pow", &format!("{a}, {}", n(c[0]))),
-            Op::Pow => self.call("pow", &format!("{a}, {b}")),
-            Op::Powi => self.helper(Helper::Powi, format!("powi({a}, {})", c[0] as i32)),
-            Op::Abs => self.call("fabs", a),
-            // (f64::clamp: below lo gives lo, then above hi gives hi; NaN stays NaN.)
-            Op::Clamp => format!(
-                "{a} < {lo} ? {lo} : {a} > {hi} ? {hi} : {a}",
-                lo = n(c[0]),
-                hi = n(c[1])
-            ),
-            Op::Max => format!("{a} >= {b} || isnan({a}) ? {a} : {b}"),
-            Op::Min => format!("{a} <= {b} || isnan({a}) ? {a} : {b}"),
-            Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
-                unreachable!("{op:?} is no one- or two-parent op")
-            }
-        }
+        op.c_forward(self, a, b, c)
     }
 
     /// The C expressions of `op`'s local derivatives `(d out / d a, d out / d b)` from
-    /// its operands' expressions `a`, `b`, its value's `out` and its constants `c` (the
-    /// backward half of the op's rule; `None` for `b` of a one-parent op).
+    /// its operands' expressions `a`, `b`, its value's `out` and its constants `c`
+    /// (`None` for `b` of a one-parent op): the op's own C, written with its rule.
     pub(super) fn local_grads(
         &mut self,
         op: Op,
-        (a, b, out): (&str, &str, &str),
+        operands: (&str, &str, &str),
         c: Consts,
     ) -> (String, Option<String>) {
-        let n = |x: f64| self.num(x);
-        let (zero, one) = (n(0.0), n(1.0));
-        let one_parent = |d: String| (d, None);
-        match op {
-            Op::Add => (one.clone(), Some(one)),
-            Op::Sub => (one, Some(n(-1.0))),
-            Op::Mul => (b.to_owned(), Some(a.to_owned())),
-            Op::Div => (format!("{one} / {b}"), Some(format!("-{out} / {b}"))),
-            Op::Neg => one_parent(n(-1.0)),
-            Op::Relu => one_parent(format!("({out} > {zero} ? {one} : {zero})")),
-            Op::LeakyRelu => one_parent(format!("({a} > {zero} ? {one} : {})", n(c[0]))),
-            Op::Tanh => one_parent(format!("({one} - {out} * {out})")),
-            Op::Sigmoid => one_parent(format!("{out} * ({one} - {out})")),
-            Op::Softplus => one_parent(self.helper(Helper::Logistic, format!("logistic({a})"))),
-            Op::Exp => one_parent(out.to_owned()),
-            // (functions.rs: `x + 0.0`, +0.0 for -0.0; not folded without fast-math.)
-            Op::Ln => one_parent(format!("({one} / ({a} + {zero}))")),
-            Op::Log1p => one_parent(format!("({one} / ({one} + {a}))")),
-            // (functions.rs: `out + 0.0`, +0.0 for -0.0; not folded without fast-math.)
-            Op::Sqrt => one_parent(format!("({} / ({out} + {zero}))", n(0.5))),
-            Op::Sin => one_parent(self.call("cos", a)),
-            Op::Cos => one_parent(format!("-{}", self.call("sin", a))),
-            Op::Powf => {
-                let rule = format!(
-                    "{} * {}",
-                    n(c[0]),
-                    self.call("pow", &format!("{a}, {} - {one}", n(c[0])))
-                );
-                // (powers.rs: zeroth_or, 0 for n = 0 at x = 0.)
-                one_parent(match c[0] == 0.0 {
-                    true => format!("({a} == {zero} ? {zero} : {rule})"),
-                    false => rule,
-                })
-            }
-            Op::Powi => one_parent(match c[0] as i32 {
-                0 => zero,
-                // (n - 1 does not fit in an int: x^(n-1) = x^n / x.)
-                i32::MIN => self.helper(
-                    Helper::Powi,
-                    format!("({} * powi({a}, -2147483647 - 1) / {a})", n(c[0])),
-                ),
-                p => self.helper(Helper::Powi, format!("{} * powi({a}, {})", n(c[0]), p - 1)),
-            }),
-            Op::Abs => one_parent(self.helper(Helper::Sign, format!("sign({a})"))),
-            Op::Clamp => one_parent(format!(
-                "({} <= {a} && {a} <= {} ? {one} : {zero})",
-                n(c[0]),
-                n(c[1])
-            )),
-            Op::Max | Op::Min => {
-                let wins = if op == Op::Max { ">=" } else { "<=" };
-                let first = format!("({a} {wins} {b} || isnan({a}))");
-                (
-                    format!("({first} ? {one} : {zero})"),
-                    Some(format!("({first} ? {zero} : {one})")),
-                )
-            }
-            Op::Pow => {
-                // (powers.rs: 0 where a^b = 0 for a >= 0; NaN for every a < 0.)
-                let db = format!(
-                    "({out} == {zero} && {a} >= {zero} ? {zero} : {out} * {})",
-                    self.call("log", a)
-                );
-                let rule = format!("{b} * {}", self.call("pow", &format!("{a}, {b} - {one}")));
-                // (powers.rs: zeroth_or, 0 for b = 0 at a = 0.)
-                let da = format!("({b} == {zero} && {a} == {zero} ? {zero} : {rule})");
-                (da, Some(db))
-            }
-            Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
-                unreachable!("{op:?} is no one- or two-parent op")
-            }
-        }
+        op.c_local_grads(self, operands, c)
     }
 
     /// The C definition of `helper`, with a comment naming the Rust it mirrors.
@@ -250,6 +129,21 @@ impl Real {
                 m1 = n(-1.0)
             ),
         }
+    }
+}
+
+impl CWriter for Real {
+    fn num(&self, x: f64) -> String {
+        Real::num(self, x)
+    }
+
+    fn call(&self, name: &str, args: &str) -> String {
+        Real::call(self, name, args)
+    }
+
+    fn helper(&mut self, helper: Helper, call: String) -> String {
+        self.helpers.insert(helper);
+        call
     }
 }
 

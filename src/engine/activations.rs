@@ -2,8 +2,9 @@
 //! followed by its rule: its forward value and, right under it, its local derivative.
 
 use super::op::Op;
-use super::rules::{Rule1, NO_CONSTS};
-use super::value::Value;
+use super::rules::PythonSource::{Engine, Lecture, NotInMicrograd};
+use super::rules::{CHelper, Rule1, RuleText, NO_CONSTS, UNARY};
+use super::value::{Node, Value};
 
 impl Value {
     /// `max(0, x)`, Python's `relu()`.
@@ -18,16 +19,37 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn relu(&self) -> Value {
-        self.unary(Op::Relu, NO_CONSTS)
+        let out = (RELU.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (RELU.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Relu, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `relu`.
 pub(crate) const RELU: Rule1 = Rule1 {
+    name: "relu",
+    method: |x, _| x.relu(),
     // Python: out = Value(0 if self.data < 0 else self.data, (self,), 'ReLU')
     forward: |x, _| if x < 0.0 { 0.0 } else { x },
     // Python: self.grad += (out.data > 0) * out.grad
     local_grad: |_x, out, _| if out > 0.0 { 1.0 } else { 0.0 },
+    c_forward: |w, a, _| format!("{a} < {zero} ? {zero} : {a}", zero = w.num(0.0)),
+    c_local_grad: |w, _a, out, _| {
+        let (zero, one) = (w.num(0.0), w.num(1.0));
+        format!("({out} > {zero} ? {one} : {zero})")
+    },
+    text: RuleText {
+        source: Engine,
+        python: &["self.grad += (out.data > 0) * out.grad"],
+        rust: &[
+            "local_grad: |_x, out, _| if out > 0.0 { 1.0 } else { 0.0 },",
+            UNARY,
+        ],
+    },
 };
 
 impl Value {
@@ -55,14 +77,42 @@ impl Value {
             slope.is_finite(),
             "leaky_relu({slope}): the slope must be a finite number, such as leaky_relu(0.01)"
         );
-        self.unary(Op::LeakyRelu, [slope, 0.0])
+        let c = [slope, 0.0];
+        let out = (LEAKY_RELU.forward)(self.data(), c);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (LEAKY_RELU.local_grad)(x.data(), out.data, out.consts());
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::LeakyRelu, c, Box::new(backward))
     }
 }
 
 /// `leaky_relu(slope)`: `c[0]` is the slope.
 pub(crate) const LEAKY_RELU: Rule1 = Rule1 {
+    name: "leaky_relu",
+    method: |x, c| x.leaky_relu(c[0]),
     forward: |x, c| if x > 0.0 { x } else { c[0] * x },
     local_grad: |x, _out, c| if x > 0.0 { 1.0 } else { c[0] },
+    c_forward: |w, a, c| {
+        format!(
+            "{a} > {zero} ? {a} : {} * {a}",
+            w.num(c[0]),
+            zero = w.num(0.0)
+        )
+    },
+    c_local_grad: |w, a, _out, c| {
+        let (zero, one) = (w.num(0.0), w.num(1.0));
+        format!("({a} > {zero} ? {one} : {})", w.num(c[0]))
+    },
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += (1 if self.data > 0 else slope) * out.grad"],
+        rust: &[
+            "local_grad: |x, _out, c| if x > 0.0 { 1.0 } else { c[0] },",
+            UNARY,
+        ],
+    },
 };
 
 impl Value {
@@ -79,16 +129,31 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn tanh(&self) -> Value {
-        self.unary(Op::Tanh, NO_CONSTS)
+        let out = (TANH.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (TANH.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Tanh, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `tanh`.
 pub(crate) const TANH: Rule1 = Rule1 {
+    name: "tanh",
+    method: |x, _| x.tanh(),
     // Python (lecture): t = math.tanh(x); out = Value(t, (self, ), 'tanh')
     forward: |x, _| x.tanh(),
     // Python (lecture): self.grad += (1 - t**2) * out.grad
     local_grad: |_x, out, _| 1.0 - out * out,
+    c_forward: |w, a, _| w.call("tanh", a),
+    c_local_grad: |w, _a, out, _| format!("({one} - {out} * {out})", one = w.num(1.0)),
+    text: RuleText {
+        source: Lecture,
+        python: &["self.grad += (1 - t**2) * out.grad"],
+        rust: &["local_grad: |_x, out, _| 1.0 - out * out,", UNARY],
+    },
 };
 
 impl Value {
@@ -105,14 +170,29 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn sigmoid(&self) -> Value {
-        self.unary(Op::Sigmoid, NO_CONSTS)
+        let out = (SIGMOID.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (SIGMOID.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Sigmoid, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `sigmoid`.
 pub(crate) const SIGMOID: Rule1 = Rule1 {
+    name: "sigmoid",
+    method: |x, _| x.sigmoid(),
     forward: |x, _| logistic(x),
     local_grad: |_x, out, _| out * (1.0 - out),
+    c_forward: |w, a, _| w.helper(CHelper::Logistic, format!("logistic({a})")),
+    c_local_grad: |w, _a, out, _| format!("{out} * ({one} - {out})", one = w.num(1.0)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += out.data * (1 - out.data) * out.grad"],
+        rust: &["local_grad: |_x, out, _| out * (1.0 - out),", UNARY],
+    },
 };
 
 impl Value {
@@ -133,12 +213,20 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn softplus(&self) -> Value {
-        self.unary(Op::Softplus, NO_CONSTS)
+        let out = (SOFTPLUS.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (SOFTPLUS.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Softplus, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `softplus`.
 pub(crate) const SOFTPLUS: Rule1 = Rule1 {
+    name: "softplus",
+    method: |x, _| x.softplus(),
     forward: |x, _| {
         if x > 0.0 {
             x + (-x).exp().ln_1p()
@@ -147,6 +235,20 @@ pub(crate) const SOFTPLUS: Rule1 = Rule1 {
         }
     },
     local_grad: |x, _out, _| logistic(x),
+    c_forward: |w, a, _| {
+        format!(
+            "{a} > {zero} ? {a} + {} : {}",
+            w.call("log1p", &w.call("exp", &format!("-{a}"))),
+            w.call("log1p", &w.call("exp", a)),
+            zero = w.num(0.0)
+        )
+    },
+    c_local_grad: |w, a, _out, _| w.helper(CHelper::Logistic, format!("logistic({a})")),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += sigmoid(self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| logistic(x),", UNARY],
+    },
 };
 
 /// 1 / (1 + e⁻ˣ) in two branches, so that e^(-x) never overflows.

@@ -3,51 +3,111 @@
 //! every mix of `Value`, `&Value` and `f64`, are in `operators.rs`.
 
 use super::op::Op;
-use super::rules::{Rule1, Rule2, NO_CONSTS};
-use super::value::Value;
+use super::rules::PythonSource::{Composed, Engine};
+use super::rules::{Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY};
+use super::value::{Node, Value};
 
 impl Value {
     /// `a + b`: d/da = 1, d/db = 1.
     pub(crate) fn add_value(&self, other: &Value) -> Value {
-        self.binary(other, Op::Add)
+        let out = (ADD.forward)(self.data(), other.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (ADD.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(other, out, Op::Add, Box::new(backward))
     }
 }
 
 /// `a + b`.
 pub(crate) const ADD: Rule2 = Rule2 {
+    name: "+",
+    method: |a, b| a.add_value(b),
     // Python: out = Value(self.data + other.data, (self, other), '+')
     forward: |a, b| a + b,
     // Python: self.grad += out.grad; other.grad += out.grad
     local_grads: |_a, _b, _out| (1.0, 1.0),
+    c_forward: |_, a, b| format!("{a} + {b}"),
+    c_local_grads: |w, _a, _b, _out| (w.num(1.0), w.num(1.0)),
+    text: RuleText {
+        source: Engine,
+        python: &["self.grad += out.grad", "other.grad += out.grad"],
+        rust: &[
+            "local_grads: |_a, _b, _out| (1.0, 1.0),",
+            BINARY_A,
+            BINARY_B,
+        ],
+    },
 };
 
 impl Value {
     /// `a - b`: d/da = 1, d/db = -1 (Python builds it as `a + (-b)`: the same values
     /// and gradients from one `backward()`, with two hidden nodes fewer).
     pub(crate) fn sub_value(&self, other: &Value) -> Value {
-        self.binary(other, Op::Sub)
+        let out = (SUB.forward)(self.data(), other.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (SUB.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(other, out, Op::Sub, Box::new(backward))
     }
 }
 
 /// `a - b`.
 pub(crate) const SUB: Rule2 = Rule2 {
+    name: "-",
+    method: |a, b| a.sub_value(b),
     forward: |a, b| a - b,
     local_grads: |_a, _b, _out| (1.0, -1.0),
+    c_forward: |_, a, b| format!("{a} - {b}"),
+    c_local_grads: |w, _a, _b, _out| (w.num(1.0), w.num(-1.0)),
+    text: RuleText {
+        source: Composed("a - b as a + (-b)"),
+        python: &["self.grad += out.grad", "other.grad += -1 * out.grad"],
+        rust: &[
+            "local_grads: |_a, _b, _out| (1.0, -1.0),",
+            BINARY_A,
+            BINARY_B,
+        ],
+    },
 };
 
 impl Value {
     /// `a * b`: d/da = b, d/db = a.
     pub(crate) fn mul_value(&self, other: &Value) -> Value {
-        self.binary(other, Op::Mul)
+        let out = (MUL.forward)(self.data(), other.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (MUL.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(other, out, Op::Mul, Box::new(backward))
     }
 }
 
 /// `a * b`.
 pub(crate) const MUL: Rule2 = Rule2 {
+    name: "*",
+    method: |a, b| a.mul_value(b),
     // Python: out = Value(self.data * other.data, (self, other), '*')
     forward: |a, b| a * b,
     // Python: self.grad += other.data * out.grad; other.grad += self.data * out.grad
     local_grads: |a, b, _out| (b, a),
+    c_forward: |_, a, b| format!("{a} * {b}"),
+    c_local_grads: |_, a, b, _out| (b.to_owned(), a.to_owned()),
+    text: RuleText {
+        source: Engine,
+        python: &[
+            "self.grad += other.data * out.grad",
+            "other.grad += self.data * out.grad",
+        ],
+        rust: &["local_grads: |a, b, _out| (b, a),", BINARY_A, BINARY_B],
+    },
 };
 
 impl Value {
@@ -59,25 +119,63 @@ impl Value {
     /// -0, at a = b = 1e200 -0 for -1e-200). The two agree with Python's
     /// `(-1 * b**-2) * a` to 2 ulps where b² is a double.
     pub(crate) fn div_value(&self, other: &Value) -> Value {
-        self.binary(other, Op::Div)
+        let out = (DIV.forward)(self.data(), other.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (DIV.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(other, out, Op::Div, Box::new(backward))
     }
 }
 
 /// `a / b`.
 pub(crate) const DIV: Rule2 = Rule2 {
+    name: "/",
+    method: |a, b| a.div_value(b),
     forward: |a, b| a / b,
     local_grads: |_a, b, out| (1.0 / b, -out / b),
+    c_forward: |_, a, b| format!("{a} / {b}"),
+    c_local_grads: |w, _a, b, out| (format!("{} / {b}", w.num(1.0)), format!("-{out} / {b}")),
+    text: RuleText {
+        source: Composed("a / b as a * b**-1"),
+        python: &[
+            "self.grad += other.data**-1 * out.grad",
+            "other.grad += self.data * (-1 * other.data**-2) * out.grad",
+        ],
+        rust: &[
+            "local_grads: |_a, b, out| (1.0 / b, -out / b),",
+            BINARY_A,
+            BINARY_B,
+        ],
+    },
 };
 
 impl Value {
     /// `-a`: d/da = -1 (Python builds it as `a * -1`; same numbers).
     pub(crate) fn neg_value(&self) -> Value {
-        self.unary(Op::Neg, NO_CONSTS)
+        let out = (NEG.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (NEG.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Neg, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `-a`.
 pub(crate) const NEG: Rule1 = Rule1 {
+    name: "neg",
+    method: |x, _| x.neg_value(),
     forward: |a, _| -a,
     local_grad: |_a, _out, _| -1.0,
+    c_forward: |_, a, _| format!("-{a}"),
+    c_local_grad: |w, _a, _out, _| w.num(-1.0),
+    text: RuleText {
+        source: Composed("-a as a * -1"),
+        python: &["self.grad += -1 * out.grad"],
+        rust: &["local_grad: |_a, _out, _| -1.0,", UNARY],
+    },
 };

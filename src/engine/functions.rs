@@ -1,10 +1,11 @@
-//! The elementary functions: `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`. Each method is
+//! The elementary functions: `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan`. Each method is
 //! followed by its rule: its forward value and, right under it, its local derivative.
 //! Python micrograd's package has none of them (the lecture's `Value` has `exp`).
 
 use super::op::Op;
-use super::rules::{Rule1, NO_CONSTS};
-use super::value::Value;
+use super::rules::PythonSource::{Lecture, NotInMicrograd};
+use super::rules::{Rule1, RuleText, NO_CONSTS, UNARY};
+use super::value::{Node, Value};
 
 impl Value {
     /// eˣ.
@@ -19,16 +20,31 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn exp(&self) -> Value {
-        self.unary(Op::Exp, NO_CONSTS)
+        let out = (EXP.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (EXP.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Exp, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `exp`.
 pub(crate) const EXP: Rule1 = Rule1 {
+    name: "exp",
+    method: |x, _| x.exp(),
     // Python (lecture): out = Value(math.exp(x), (self, ), 'exp')
     forward: |x, _| x.exp(),
     // Python (lecture): self.grad += out.data * out.grad
     local_grad: |_x, out, _| out,
+    c_forward: |w, a, _| w.call("exp", a),
+    c_local_grad: |_, _a, out, _| out.to_owned(),
+    text: RuleText {
+        source: Lecture,
+        python: &["self.grad += out.data * out.grad"],
+        rust: &["local_grad: |_x, out, _| out,", UNARY],
+    },
 };
 
 impl Value {
@@ -45,15 +61,37 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn ln(&self) -> Value {
-        self.unary(Op::Ln, NO_CONSTS)
+        let out = (LN.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (LN.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Ln, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `ln`.
 pub(crate) const LN: Rule1 = Rule1 {
+    name: "ln",
+    method: |x, _| x.ln(),
     forward: |x, _| x.ln(),
     // (`x + 0.0` is `x`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
     local_grad: |x, _out, _| 1.0 / (x + 0.0),
+    c_forward: |w, a, _| w.call("log", a),
+    // (`x + 0.0` as above; C does not fold it either without fast-math.)
+    c_local_grad: |w, a, _out, _| {
+        format!(
+            "({one} / ({a} + {zero}))",
+            one = w.num(1.0),
+            zero = w.num(0.0)
+        )
+    },
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += (1 / self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| 1.0 / (x + 0.0),", UNARY],
+    },
 };
 
 impl Value {
@@ -70,14 +108,29 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn log1p(&self) -> Value {
-        self.unary(Op::Log1p, NO_CONSTS)
+        let out = (LOG1P.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (LOG1P.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Log1p, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `log1p`.
 pub(crate) const LOG1P: Rule1 = Rule1 {
+    name: "log1p",
+    method: |x, _| x.log1p(),
     forward: |x, _| x.ln_1p(),
     local_grad: |x, _out, _| 1.0 / (1.0 + x),
+    c_forward: |w, a, _| w.call("log1p", a),
+    c_local_grad: |w, a, _out, _| format!("({one} / ({one} + {a}))", one = w.num(1.0)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += 1 / (1 + self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| 1.0 / (1.0 + x),", UNARY],
+    },
 };
 
 impl Value {
@@ -93,15 +146,31 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn sqrt(&self) -> Value {
-        self.unary(Op::Sqrt, NO_CONSTS)
+        let out = (SQRT.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (SQRT.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Sqrt, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `sqrt`.
 pub(crate) const SQRT: Rule1 = Rule1 {
+    name: "sqrt",
+    method: |x, _| x.sqrt(),
     forward: |x, _| x.sqrt(),
     // (`out + 0.0` is `out`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
     local_grad: |_x, out, _| 0.5 / (out + 0.0),
+    c_forward: |w, a, _| w.call("sqrt", a),
+    // (`out + 0.0` as above; C does not fold it either without fast-math.)
+    c_local_grad: |w, _a, out, _| format!("({} / ({out} + {zero}))", w.num(0.5), zero = w.num(0.0)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += 0.5 / out.data * out.grad"],
+        rust: &["local_grad: |_x, out, _| 0.5 / (out + 0.0),", UNARY],
+    },
 };
 
 impl Value {
@@ -117,14 +186,29 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn sin(&self) -> Value {
-        self.unary(Op::Sin, NO_CONSTS)
+        let out = (SIN.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (SIN.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Sin, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `sin`.
 pub(crate) const SIN: Rule1 = Rule1 {
+    name: "sin",
+    method: |x, _| x.sin(),
     forward: |x, _| x.sin(),
     local_grad: |x, _out, _| x.cos(),
+    c_forward: |w, a, _| w.call("sin", a),
+    c_local_grad: |w, a, _out, _| w.call("cos", a),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += math.cos(self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| x.cos(),", UNARY],
+    },
 };
 
 impl Value {
@@ -140,12 +224,65 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn cos(&self) -> Value {
-        self.unary(Op::Cos, NO_CONSTS)
+        let out = (COS.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (COS.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Cos, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `cos`.
 pub(crate) const COS: Rule1 = Rule1 {
+    name: "cos",
+    method: |x, _| x.cos(),
     forward: |x, _| x.cos(),
     local_grad: |x, _out, _| -x.sin(),
+    c_forward: |w, a, _| w.call("cos", a),
+    c_local_grad: |w, a, _out, _| format!("-{}", w.call("sin", a)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += -math.sin(self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| -x.sin(),", UNARY],
+    },
+};
+
+impl Value {
+    /// The arc tangent, in radians (`f64::atan`): between -π/2 and π/2.
+    ///
+    /// Derivative: 1 / (1 + x²) (0 where x² overflows, as the slope does in the limit).
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(1.0);
+    /// let y = x.atan();
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (std::f64::consts::FRAC_PI_4, 0.5));
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn atan(&self) -> Value {
+        let out = (ATAN.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (ATAN.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Atan, NO_CONSTS, Box::new(backward))
+    }
+}
+
+/// `atan`.
+pub(crate) const ATAN: Rule1 = Rule1 {
+    name: "atan",
+    method: |x, _| x.atan(),
+    forward: |x, _| x.atan(),
+    local_grad: |x, _out, _| 1.0 / (1.0 + x * x),
+    c_forward: |w, a, _| w.call("atan", a),
+    c_local_grad: |w, a, _out, _| format!("({one} / ({one} + {a} * {a}))", one = w.num(1.0)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += 1 / (1 + self.data**2) * out.grad"],
+        rust: &["local_grad: |x, _out, _| 1.0 / (1.0 + x * x),", UNARY],
+    },
 };

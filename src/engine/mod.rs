@@ -13,13 +13,13 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
-//! | `arithmetic.rs` | `+ - * /`, negation: each op's method, then its rule (forward value, local derivatives) | `__add__`, `__mul__`, `__neg__`, ... |
+//! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) | `__add__`, `__mul__`, `__neg__`, ... |
 //! | `activations.rs` | `relu`, `leaky_relu`, `tanh`, `sigmoid`, `softplus`, each with its rule | `relu()`, the lecture's `tanh()` |
-//! | `functions.rs` | `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, each with its rule | the lecture's `exp()` |
+//! | `functions.rs` | `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan`, each with its rule | the lecture's `exp()` |
 //! | `powers.rs` | `powf`, `powi`, `pow`, each with its rule | `__pow__` |
 //! | `piecewise.rs` | `abs`, `clamp`, `max`, `min`, each with its rule | |
-//! | `ops.rs` | the shape all ops share (`parent.grad += local * out.grad`); `Sum`, `Product` | the `_backward` closures |
-//! | `rules.rs` | what a rule is; the table from op code to rule, shared with the tape | |
+//! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure); `Sum`, `Product` | `Value(data, children, op)` |
+//! | `rules.rs` | what a rule is (numbers, C, text); the table from op code to rule, shared with the tape, the C and the stepper | |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `constant.rs` | an `f64` operand kept in its node (`&x * 2.0`), shown as Python's leaf | `Value(other)` in `__mul__` |
 //! | `neuron.rs` | a neuron's weighted sum and activation as one node, with its rule ([`Value::neuron`], in [`crate::nn`], maps an `Activation` onto it) | `Neuron.__call__` |
@@ -31,6 +31,46 @@
 //!
 //! Pictures of a graph (Graphviz DOT, SVG, the backward-pass stepper) are in
 //! [`crate::view`]; nothing here depends on them.
+//!
+//! # Adding an op
+//!
+//! An op is written once, in the file of its kind: `atan` (in `functions.rs`) is the
+//! method, which computes `out` and right under it the backward closure, and under the
+//! method its rule, with everything the rest of the crate reads (its `_op` name, the
+//! tape's numbers, the C, the stepper's lines). Then the op gets its code: its line in
+//! the table of `rules.rs` (`Atan => super::functions::ATAN,`), which adds the variant
+//! `Op::Atan`. The tape, the code generator, the pictures and the rebuilt graphs need
+//! nothing more.
+//!
+//! ```rust,ignore
+//! pub fn atan(&self) -> Value {
+//!     let out = (ATAN.forward)(self.data(), NO_CONSTS);
+//!     let backward = |out: &Node| {
+//!         let x = out.x();
+//!         let dx = (ATAN.local_grad)(x.data(), out.data, NO_CONSTS);
+//!         x.add_grad(dx * out.grad);
+//!     };
+//!     self.unary(out, Op::Atan, NO_CONSTS, Box::new(backward))
+//! }
+//!
+//! pub(crate) const ATAN: Rule1 = Rule1 {
+//!     name: "atan",
+//!     method: |x, _| x.atan(),
+//!     forward: |x, _| x.atan(),
+//!     local_grad: |x, _out, _| 1.0 / (1.0 + x * x),
+//!     c_forward: |w, a, _| w.call("atan", a),
+//!     c_local_grad: |w, a, _out, _| format!("({one} / ({one} + {a} * {a}))", one = w.num(1.0)),
+//!     text: RuleText {
+//!         source: NotInMicrograd,
+//!         python: &["self.grad += 1 / (1 + self.data**2) * out.grad"],
+//!         rust: &["local_grad: |x, _out, _| 1.0 / (1.0 + x * x),", UNARY],
+//!     },
+//! };
+//! ```
+//!
+//! Its tests: the derivative against central finite differences (`check_gradients`,
+//! `tests/13_more_ops.rs`), the tape against the graph bit for bit (the same file), and
+//! the C against the tape bit for bit (`tests/32_codegen.rs`'s list of every op).
 //!
 //! ```
 //! use micrograd::Value;

@@ -116,7 +116,7 @@ impl Value {
         let Some(op) = separate else {
             return Ok(out);
         };
-        let activation = out.unary(op, NO_CONSTS);
+        let activation = op.apply1(&out, NO_CONSTS);
         activation
             .0
             .borrow_mut()

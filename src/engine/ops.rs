@@ -1,31 +1,30 @@
-//! The shape every op shares: a node made from its parents with the op's forward value,
-//! and one backward rule, `parent.grad += d out / d parent * out.grad`.
+//! What every op's method shares: making its node (`unary`, `binary`: Python's
+//! `Value(data, children, op)`), finding the parents in its backward closure (`x`,
+//! `a_b`: Python's `self` and `other`), and the n-ary `Sum` and `Product`.
 //!
-//! Python writes that backward line out in each op's `_backward` closure. Here each op
-//! gives only its numbers (its forward value and its local derivative, side by side in
-//! a rule right under its method: `arithmetic.rs`, `activations.rs`, `functions.rs`,
-//! `powers.rs`, `piecewise.rs`), and the two helpers below hold the shape once. The
-//! backward rules capture nothing (the op and its constants are read from the node),
-//! so boxing them allocates nothing.
+//! Each op's method (`arithmetic.rs`, `activations.rs`, `functions.rs`, `powers.rs`,
+//! `piecewise.rs`) computes `out` and, right under it, writes its backward closure,
+//! `parent.grad += d out / d parent * out.grad`, as Python's `_backward`. The closures
+//! capture nothing (they are given their node, and read the op's constants from it), so
+//! boxing one allocates nothing.
 
 use super::op::Op;
 use super::rules::{Consts, NO_CONSTS};
-use super::value::{Node, Parents, Value};
+use super::value::{BackwardFn, Node, Parents, Value};
 
 impl Value {
-    /// A node with the single parent `self`; `c` holds the op's constants (the
-    /// exponent of `powf`, ...; [`NO_CONSTS`] for ops without any).
-    pub(crate) fn unary(&self, op: Op, c: Consts) -> Value {
-        let data = op.forward(self.data(), 0.0, c);
-        let parents = Parents::One([self.clone()]);
-        Value::from_op(data, op, parents, c, Box::new(unary_rule))
+    /// The node `out` of the one-parent op `op` on `self`, with its constants `c`
+    /// ([`NO_CONSTS`] for ops without any) and its backward closure: Python's
+    /// `out = Value(data, (self,), op)`, then `out._backward = _backward`.
+    pub(crate) fn unary(&self, out: f64, op: Op, c: Consts, backward: BackwardFn) -> Value {
+        Value::from_op(out, op, Parents::One([self.clone()]), c, backward)
     }
 
-    /// A node with the parents `self` and `other`.
-    pub(crate) fn binary(&self, other: &Value, op: Op) -> Value {
-        let data = op.forward(self.data(), other.data(), NO_CONSTS);
+    /// The node `out` of the two-parent op `op` on `self` and `other`, with its
+    /// backward closure: Python's `out = Value(data, (self, other), op)`.
+    pub(crate) fn binary(&self, other: &Value, out: f64, op: Op, backward: BackwardFn) -> Value {
         let parents = Parents::Two([self.clone(), other.clone()]);
-        Value::from_op(data, op, parents, NO_CONSTS, Box::new(binary_rule))
+        Value::from_op(out, op, parents, NO_CONSTS, backward)
     }
 
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,
@@ -42,22 +41,22 @@ impl Value {
     }
 }
 
-/// The backward rule of every one-parent node: `x.grad += d out / d x * out.grad`.
-fn unary_rule(out: &Node) {
-    let x = &out.parents()[0];
-    let (dx, _) = out.op.local_grads(x.data(), 0.0, out.data, out.consts());
-    x.add_grad(dx * out.grad);
-}
+impl Node {
+    /// The parent of a one-parent node: Python's `self` in the op's `_backward`.
+    #[inline]
+    pub(crate) fn x(&self) -> &Value {
+        &self.parents()[0]
+    }
 
-/// The backward rule of every two-parent node: `a.grad += d out / d a * out.grad`, then
-/// the same for `b` (for `a * a` both add to the same grad, as in Python).
-pub(super) fn binary_rule(out: &Node) {
-    let [a, b] = out.parents() else {
-        unreachable!("a binary node has two parents")
-    };
-    let (da, db) = out.op.local_grads(a.data(), b.data(), out.data, NO_CONSTS);
-    a.add_grad(da * out.grad);
-    b.add_grad(db * out.grad);
+    /// The parents of a two-parent node: Python's `self` and `other` in `_backward`
+    /// (the same value twice for `a * a`: both lines add to its grad, as in Python).
+    #[inline]
+    pub(crate) fn a_b(&self) -> (&Value, &Value) {
+        match self.parents() {
+            [a, b] => (a, b),
+            _ => unreachable!("a two-parent node has two parents"),
+        }
+    }
 }
 
 /// `values.into_iter().sum()`: ONE node whose parents are all the terms (Python's

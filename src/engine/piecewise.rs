@@ -4,8 +4,11 @@
 //! Python micrograd has none of them.
 
 use super::op::Op;
-use super::rules::{Rule1, Rule2, NO_CONSTS};
-use super::value::Value;
+use super::rules::PythonSource::NotInMicrograd;
+use super::rules::{
+    CHelper, CWriter, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY,
+};
+use super::value::{Node, Value};
 
 impl Value {
     /// The absolute value.
@@ -20,14 +23,29 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn abs(&self) -> Value {
-        self.unary(Op::Abs, NO_CONSTS)
+        let out = (ABS.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (ABS.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Abs, NO_CONSTS, Box::new(backward))
     }
 }
 
 /// `abs`.
 pub(crate) const ABS: Rule1 = Rule1 {
+    name: "abs",
+    method: |x, _| x.abs(),
     forward: |x, _| x.abs(),
     local_grad: |x, _out, _| sign(x),
+    c_forward: |w, a, _| w.call("fabs", a),
+    c_local_grad: |w, a, _out, _| w.helper(CHelper::Sign, format!("sign({a})")),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += sign(self.data) * out.grad"],
+        rust: &["local_grad: |x, _out, _| sign(x),", UNARY],
+    },
 };
 
 /// 1 for x > 0, -1 for x < 0, 0 at 0 (and for NaN, which the forward pass reports).
@@ -65,14 +83,41 @@ impl Value {
             lo <= hi,
             "clamp({lo}, {hi}): the lower bound must not be above the upper one, and neither may be NaN"
         );
-        self.unary(Op::Clamp, [lo, hi])
+        let c = [lo, hi];
+        let out = (CLAMP.forward)(self.data(), c);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (CLAMP.local_grad)(x.data(), out.data, out.consts());
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Clamp, c, Box::new(backward))
     }
 }
 
 /// `clamp(lo, hi)`: `c` is `[lo, hi]`.
 pub(crate) const CLAMP: Rule1 = Rule1 {
+    name: "clamp",
+    method: |x, c| x.clamp(c[0], c[1]),
     forward: |x, c| x.clamp(c[0], c[1]),
     local_grad: |x, _out, c| if c[0] <= x && x <= c[1] { 1.0 } else { 0.0 },
+    // (f64::clamp: below lo gives lo, then above hi gives hi; NaN stays NaN.)
+    c_forward: |w, a, c| {
+        let (lo, hi) = (w.num(c[0]), w.num(c[1]));
+        format!("{a} < {lo} ? {lo} : {a} > {hi} ? {hi} : {a}")
+    },
+    c_local_grad: |w, a, _out, c| {
+        let (zero, one) = (w.num(0.0), w.num(1.0));
+        let (lo, hi) = (w.num(c[0]), w.num(c[1]));
+        format!("({lo} <= {a} && {a} <= {hi} ? {one} : {zero})")
+    },
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += (lo <= self.data <= hi) * out.grad"],
+        rust: &[
+            "local_grad: |x, _out, c| if c[0] <= x && x <= c[1] { 1.0 } else { 0.0 },",
+            UNARY,
+        ],
+    },
 };
 
 impl Value {
@@ -92,12 +137,21 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn max(&self, other: &Value) -> Value {
-        self.binary(other, Op::Max)
+        let out = (MAX.forward)(self.data(), other.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (MAX.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(other, out, Op::Max, Box::new(backward))
     }
 }
 
 /// `max`: `self` wins ties, and a NaN `self` is kept.
 pub(crate) const MAX: Rule2 = Rule2 {
+    name: "max",
+    method: |a, b| a.max(b),
     forward: |a, b| if a >= b || a.is_nan() { a } else { b },
     local_grads: |a, b, _out| {
         if a >= b || a.is_nan() {
@@ -105,6 +159,22 @@ pub(crate) const MAX: Rule2 = Rule2 {
         } else {
             (0.0, 1.0)
         }
+    },
+    c_forward: |_, a, b| format!("{a} >= {b} || isnan({a}) ? {a} : {b}"),
+    c_local_grads: |w, a, b, _out| first_wins(w, &format!("({a} >= {b} || isnan({a}))")),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &[
+            "self.grad += (self.data >= other.data) * out.grad",
+            "other.grad += (self.data < other.data) * out.grad",
+        ],
+        rust: &[
+            "if a >= b || a.is_nan() {",
+            "(1.0, 0.0)",
+            "(0.0, 1.0)",
+            BINARY_A,
+            BINARY_B,
+        ],
     },
 };
 
@@ -123,12 +193,21 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn min(&self, other: &Value) -> Value {
-        self.binary(other, Op::Min)
+        let out = (MIN.forward)(self.data(), other.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (MIN.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(other, out, Op::Min, Box::new(backward))
     }
 }
 
 /// `min`: `self` wins ties, and a NaN `self` is kept.
 pub(crate) const MIN: Rule2 = Rule2 {
+    name: "min",
+    method: |a, b| a.min(b),
     forward: |a, b| if a <= b || a.is_nan() { a } else { b },
     local_grads: |a, b, _out| {
         if a <= b || a.is_nan() {
@@ -137,4 +216,30 @@ pub(crate) const MIN: Rule2 = Rule2 {
             (0.0, 1.0)
         }
     },
+    c_forward: |_, a, b| format!("{a} <= {b} || isnan({a}) ? {a} : {b}"),
+    c_local_grads: |w, a, b, _out| first_wins(w, &format!("({a} <= {b} || isnan({a}))")),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &[
+            "self.grad += (self.data <= other.data) * out.grad",
+            "other.grad += (self.data > other.data) * out.grad",
+        ],
+        rust: &[
+            "if a <= b || a.is_nan() {",
+            "(1.0, 0.0)",
+            "(0.0, 1.0)",
+            BINARY_A,
+            BINARY_B,
+        ],
+    },
 };
+
+/// The C of `max`'s and `min`'s local derivatives, given the C condition under which
+/// `self` wins: `(1, 0)` then, else `(0, 1)`.
+fn first_wins(w: &mut dyn CWriter, first: &str) -> (String, String) {
+    let (zero, one) = (w.num(0.0), w.num(1.0));
+    (
+        format!("({first} ? {one} : {zero})"),
+        format!("({first} ? {zero} : {one})"),
+    )
+}

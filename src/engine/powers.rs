@@ -3,8 +3,9 @@
 //! local derivatives.
 
 use super::op::Op;
-use super::rules::{Rule1, Rule2};
-use super::value::Value;
+use super::rules::PythonSource::{Engine, NotInMicrograd};
+use super::rules::{CHelper, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, UNARY};
+use super::value::{Node, Value};
 
 impl Value {
     /// xⁿ for a constant exponent: micrograd's `x ** n` (shown as op `"**"`).
@@ -21,16 +22,47 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn powf(&self, n: f64) -> Value {
-        self.unary(Op::Powf, [n, 0.0])
+        let c = [n, 0.0];
+        let out = (POWF.forward)(self.data(), c);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (POWF.local_grad)(x.data(), out.data, out.consts());
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Powf, c, Box::new(backward))
     }
 }
 
 /// `powf(n)`: `c[0]` is n.
 pub(crate) const POWF: Rule1 = Rule1 {
+    name: "**",
+    method: |x, c| x.powf(c[0]),
     // Python: out = Value(self.data**other, (self,), f'**{other}')
-    forward: |x, c| x.powf(c[0]),
+    // (`black_box`: where the method sees the exponent, the compiler would turn
+    // `pow(x, 2.0)` into `x * x`, which can differ from libm's `pow`, the one Python's
+    // `**` and the tape call, by an ulp.)
+    forward: |x, c| x.powf(std::hint::black_box(c[0])),
     // Python: self.grad += (other * self.data**(other-1)) * out.grad
     local_grad: |x, _out, c| zeroth_or(c[0], x, |n| n * x.powf(n - 1.0)),
+    c_forward: |w, a, c| w.call("pow", &format!("{a}, {}", w.num(c[0]))),
+    c_local_grad: |w, a, _out, c| {
+        let (zero, one) = (w.num(0.0), w.num(1.0));
+        let n = w.num(c[0]);
+        let rule = format!("{n} * {}", w.call("pow", &format!("{a}, {n} - {one}")));
+        // (zeroth_or: 0 for n = 0 at x = 0.)
+        match c[0] == 0.0 {
+            true => format!("({a} == {zero} ? {zero} : {rule})"),
+            false => rule,
+        }
+    },
+    text: RuleText {
+        source: Engine,
+        python: &["self.grad += (other * self.data**(other-1)) * out.grad"],
+        rust: &[
+            "local_grad: |x, _out, c| zeroth_or(c[0], x, |n| n * x.powf(n - 1.0)),",
+            UNARY,
+        ],
+    },
 };
 
 impl Value {
@@ -48,18 +80,47 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn powi(&self, n: i32) -> Value {
-        self.unary(Op::Powi, [f64::from(n), 0.0])
+        let c = [f64::from(n), 0.0];
+        let out = (POWI.forward)(self.data(), c);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (POWI.local_grad)(x.data(), out.data, out.consts());
+            x.add_grad(dx * out.grad);
+        };
+        self.unary(out, Op::Powi, c, Box::new(backward))
     }
 }
 
 /// `powi(n)`: `c[0]` is n (an `i32`, exactly representable as `f64`).
 pub(crate) const POWI: Rule1 = Rule1 {
-    forward: |x, c| x.powi(c[0] as i32),
+    name: "powi",
+    method: |x, c| x.powi(c[0] as i32),
+    // (`black_box`: a constant `n` would let the compiler unroll the product in an
+    // order of its own; the tape's `n` is a run-time number.)
+    forward: |x, c| x.powi(std::hint::black_box(c[0] as i32)),
     local_grad: |x, _out, c| match c[0] as i32 {
         0 => 0.0,
         // (n - 1 does not fit in an i32: x^(n-1) = x^n / x.)
         i32::MIN => c[0] * x.powi(i32::MIN) / x,
         n => c[0] * x.powi(n - 1),
+    },
+    c_forward: |w, a, c| w.helper(CHelper::Powi, format!("powi({a}, {})", c[0] as i32)),
+    c_local_grad: |w, a, _out, c| match c[0] as i32 {
+        0 => w.num(0.0),
+        // (n - 1 does not fit in an int: x^(n-1) = x^n / x.)
+        i32::MIN => {
+            let call = format!("({} * powi({a}, -2147483647 - 1) / {a})", w.num(c[0]));
+            w.helper(CHelper::Powi, call)
+        }
+        p => {
+            let call = format!("{} * powi({a}, {})", w.num(c[0]), p - 1);
+            w.helper(CHelper::Powi, call)
+        }
+    },
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += (n * self.data**(n-1)) * out.grad"],
+        rust: &["n => c[0] * x.powi(n - 1),", UNARY],
     },
 };
 
@@ -85,12 +146,21 @@ impl Value {
     /// ```
     #[must_use = "an op returns a new Value and leaves `self` unchanged"]
     pub fn pow(&self, exponent: &Value) -> Value {
-        self.binary(exponent, Op::Pow)
+        let out = (POW.forward)(self.data(), exponent.data());
+        let backward = |out: &Node| {
+            let (a, b) = out.a_b();
+            let (da, db) = (POW.local_grads)(a.data(), b.data(), out.data);
+            a.add_grad(da * out.grad);
+            b.add_grad(db * out.grad);
+        };
+        self.binary(exponent, out, Op::Pow, Box::new(backward))
     }
 }
 
 /// `pow` with a `Value` exponent.
 pub(crate) const POW: Rule2 = Rule2 {
+    name: "pow",
+    method: |a, b| a.pow(b),
     forward: |a, b| a.powf(b),
     // d/db = a^b ln a, taken as 0 where a^b = 0 for a >= 0 (a = 0, b > 0, or an
     // underflow); NaN (ln a) for every a < 0, one whose a^b underflows to 0 too.
@@ -98,6 +168,30 @@ pub(crate) const POW: Rule2 = Rule2 {
         let flat = out == 0.0 && a >= 0.0;
         let db = if flat { 0.0 } else { out * a.ln() };
         (zeroth_or(b, a, |b| b * a.powf(b - 1.0)), db)
+    },
+    c_forward: |w, a, b| w.call("pow", &format!("{a}, {b}")),
+    c_local_grads: |w, a, b, out| {
+        let (zero, one) = (w.num(0.0), w.num(1.0));
+        let ln_a = w.call("log", a);
+        let db = format!("({out} == {zero} && {a} >= {zero} ? {zero} : {out} * {ln_a})");
+        let rule = format!("{b} * {}", w.call("pow", &format!("{a}, {b} - {one}")));
+        // (zeroth_or: 0 for b = 0 at a = 0.)
+        let da = format!("({b} == {zero} && {a} == {zero} ? {zero} : {rule})");
+        (da, db)
+    },
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &[
+            "self.grad += other.data * self.data**(other.data-1) * out.grad",
+            "other.grad += out.data * math.log(self.data) * out.grad",
+        ],
+        rust: &[
+            "let flat = out == 0.0 && a >= 0.0;",
+            "let db = if flat { 0.0 } else { out * a.ln() };",
+            "(zeroth_or(b, a, |b| b * a.powf(b - 1.0)), db)",
+            BINARY_A,
+            BINARY_B,
+        ],
     },
 };
 

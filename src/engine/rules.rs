@@ -1,26 +1,47 @@
-//! What every op's rule looks like, and the table that finds an op's rule from its code.
+//! What every op's rule looks like (its numbers, its C, its text), and the table that
+//! finds an op's rule from its code.
 //!
 //! Each op is written once, in the file of its method (`arithmetic.rs`,
-//! `activations.rs`, ...): the method, and right under it a rule with the op's
-//! forward value and its local derivative side by side, as micrograd's `engine.py`
-//! computes `out` and right under it `_backward`. For `tanh`:
+//! `activations.rs`, ...): the method computes `out` and, right under it, writes the
+//! closure that is its `_backward`, as micrograd's `engine.py` does; right under the
+//! method, its rule holds the op's numbers: its forward value and its local derivative
+//! side by side, which the method and its closure call. For `tanh`:
 //!
 //! ```rust,ignore
+//! pub fn tanh(&self) -> Value {
+//!     let out = (TANH.forward)(self.data(), NO_CONSTS);
+//!     let backward = |out: &Node| {
+//!         let x = out.x();
+//!         let dx = (TANH.local_grad)(x.data(), out.data, NO_CONSTS);
+//!         x.add_grad(dx * out.grad);
+//!     };
+//!     self.unary(out, Op::Tanh, NO_CONSTS, Box::new(backward))
+//! }
+//!
 //! pub(crate) const TANH: Rule1 = Rule1 {
+//!     method: |x, _| x.tanh(),
 //!     forward: |x, _| x.tanh(),
 //!     local_grad: |_x, out, _| 1.0 - out * out,
+//!     // ...
 //! };
 //! ```
 //!
+//! The same rule also holds the op's C (`c_forward`, `c_local_grad`: what the code
+//! generator writes, with the same operations in the same order) and the text of its
+//! backward rule (micrograd's Python lines and the Rust lines above, which the
+//! backward-pass stepper shows). So an op is written in one place, and the dynamic
+//! graph, the tape, the C and the pictures all read it from there.
+//!
 //! That is the shape of [`Value::custom`](crate::Value::custom) too: a forward function
-//! and the local derivatives d out / d parent. Every backward rule is then
-//! `parent.grad += local * out.grad`, written once for all ops (`ops.rs` for the dynamic
-//! graph, `program/backward.rs` for the tape). Both engines reach an op's rule through
-//! [`Op::forward`] and [`Op::local_grads`], a `match` on the op code whose arms call the
-//! rules' functions directly (the compiler inlines them: no indirect call per node), so
-//! the two engines compute the same floating-point numbers.
+//! and the local derivatives d out / d parent. The tape (`program/backward.rs`) reaches
+//! an op's rule through [`Op::forward`] and [`Op::local_grads`], a `match` on the op code
+//! whose arms call the rules' functions directly (the compiler inlines them: no indirect
+//! call per node), so the two engines compute the same floating-point numbers; a graph
+//! rebuilt from op codes makes each node with the op's `method` ([`Op::apply1`],
+//! [`Op::apply2`]).
 
-use super::op::Op;
+use super::op::Act;
+use super::value::Value;
 
 /// The constants of an op (`leaky_relu`'s slope, `powf`'s exponent, `clamp`'s bounds);
 /// `[0.0, 0.0]` for the ops without any.
@@ -29,21 +50,97 @@ pub(crate) type Consts = [f64; 2];
 /// The constants of the ops that have none.
 pub(crate) const NO_CONSTS: Consts = [0.0, 0.0];
 
-/// The rule of a one-parent op `out = f(x)`.
+/// The rule of a one-parent op `out = f(x)`: its numbers, its C, and its text.
 pub(crate) struct Rule1 {
+    /// The op as Python's `_op` string (`"tanh"`, `"+"`), as [`Value::op`] shows it.
+    pub(crate) name: &'static str,
+    /// The op's method (`|x, _| x.tanh()`): a node with the parent `x` and the constants.
+    pub(crate) method: fn(&Value, Consts) -> Value,
     /// `out` from `x` and the op's constants.
     pub(crate) forward: fn(f64, Consts) -> f64,
     /// d out / d x from `x`, `out` and the op's constants.
     pub(crate) local_grad: fn(f64, f64, Consts) -> f64,
+    /// The C expression of `forward` from the operand's C `a` and the constants.
+    pub(crate) c_forward: fn(&mut dyn CWriter, &str, Consts) -> String,
+    /// The C expression of `local_grad` from the C of `a` and `out`, and the constants.
+    pub(crate) c_local_grad: fn(&mut dyn CWriter, &str, &str, Consts) -> String,
+    /// The backward rule as micrograd's Python and this crate's Rust lines.
+    pub(crate) text: RuleText,
 }
 
-/// The rule of a two-parent op `out = f(a, b)`.
+/// The rule of a two-parent op `out = f(a, b)`: its numbers, its C, and its text.
 pub(crate) struct Rule2 {
+    /// The op as Python's `_op` string (`"tanh"`, `"+"`), as [`Value::op`] shows it.
+    pub(crate) name: &'static str,
+    /// The op's method (`|a, b| a.pow(b)`): a node with the parents `a` and `b`.
+    pub(crate) method: fn(&Value, &Value) -> Value,
     /// `out` from `a` and `b`.
     pub(crate) forward: fn(f64, f64) -> f64,
     /// `(d out / d a, d out / d b)` from `a`, `b` and `out`.
     pub(crate) local_grads: fn(f64, f64, f64) -> (f64, f64),
+    /// The C expression of `forward` from the operands' C `a` and `b`.
+    pub(crate) c_forward: fn(&mut dyn CWriter, &str, &str) -> String,
+    /// The C expressions of `local_grads` from the C of `a`, `b` and `out`.
+    pub(crate) c_local_grads: fn(&mut dyn CWriter, &str, &str, &str) -> (String, String),
+    /// The backward rule as micrograd's Python and this crate's Rust lines.
+    pub(crate) text: RuleText,
 }
+
+/// What an op's C is written with: numbers and math calls of the C's precision
+/// (implemented by the code generator, which writes `double` or `float` C).
+pub(crate) trait CWriter {
+    /// `x` as a C constant that reads back exactly (`0.5`, `(-1.0)`, `0.5f`).
+    fn num(&self, x: f64) -> String;
+    /// The math.h function `name` of the precision applied to `args`: `exp(a)`, `expf(a)`.
+    fn call(&self, name: &str, args: &str) -> String;
+    /// `call`, which uses the small C function `helper`: noted, so that its definition
+    /// is written into the source.
+    fn helper(&mut self, helper: CHelper, call: String) -> String;
+}
+
+/// The small C functions that some ops' C calls, each the C of a Rust function here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum CHelper {
+    /// `sigmoid`, `softplus`'s derivative (`activations.rs`: `logistic`).
+    Logistic,
+    /// `powi` (Rust's `f64::powi`).
+    Powi,
+    /// `abs`'s derivative (`piecewise.rs`: `sign`).
+    Sign,
+}
+
+/// Where the Python lines of a rule come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PythonSource {
+    /// micrograd's `engine.py` has the op.
+    Engine,
+    /// The Zero-to-Hero lecture's `Value` has it (`tanh`, `exp`).
+    Lecture,
+    /// micrograd builds the op from others; the lines are what their rules add up to.
+    Composed(&'static str),
+    /// micrograd has no such op; the lines are written in its style.
+    NotInMicrograd,
+}
+
+/// The text of one op's backward rule, as the backward-pass stepper shows it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RuleText {
+    /// Where `python` comes from.
+    pub(crate) source: PythonSource,
+    /// The body of Python's `_backward` (empty for a custom op).
+    pub(crate) python: &'static [&'static str],
+    /// The lines of this crate's engine that do it (each one is a line of
+    /// `src/engine/`, which a test checks; empty for a custom op, whose closure has no
+    /// source line to show).
+    pub(crate) rust: &'static [&'static str],
+}
+
+/// The Rust line of every one-parent op's backward rule (`ops.rs`).
+pub(crate) const UNARY: &str = "x.add_grad(dx * out.grad);";
+/// The Rust lines of every two-parent op's backward rule (`ops.rs`).
+pub(crate) const BINARY_A: &str = "a.add_grad(da * out.grad);";
+/// See [`BINARY_A`].
+pub(crate) const BINARY_B: &str = "b.add_grad(db * out.grad);";
 
 /// How many parents an op takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,11 +155,44 @@ pub(crate) enum Arity {
     Many,
 }
 
-/// Writes [`Op::arity`], [`Op::forward`] and [`Op::local_grads`] from the list of
-/// one-parent and two-parent ops and their rules.
+/// Writes the enum [`Op`] and its [`Op::symbol`], [`Op::arity`], [`Op::forward`],
+/// [`Op::local_grads`], ... from the list of one-parent and two-parent ops and their
+/// rules.
 macro_rules! rule_table {
     (one: { $($one:ident => $rule1:path,)* } two: { $($two:ident => $rule2:path,)* }) => {
+        /// Which operation produced a [`Value`]; [`Value::op`] shows it as Python's `_op`
+        /// string. Besides the ops of the table (each named by its rule): a leaf made by
+        /// the user (`""`), the n-ary sum of [`std::iter::Sum`] (`"sum"`), a
+        /// [`Value::custom`] op (its name is kept with its closures), and
+        /// [`Value::neuron`]'s `act(b + w0·x0 + w1·x1 + ...)` as one node (`"neuron"`,
+        /// `"relu neuron"`, ...).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub(crate) enum Op {
+            /// A leaf.
+            Leaf,
+            /// The n-ary sum.
+            Sum,
+            /// A custom op.
+            Custom,
+            /// A neuron as one node.
+            Neuron(Act),
+            $(#[doc = concat!("`", stringify!($rule1), "`.")] $one,)*
+            $(#[doc = concat!("`", stringify!($rule2), "`.")] $two,)*
+        }
+
         impl Op {
+            /// The op as Python's `_op` string (`""` for a leaf).
+            pub(crate) fn symbol(self) -> &'static str {
+                match self {
+                    Op::Leaf => "",
+                    Op::Sum => "sum",
+                    Op::Custom => "custom",
+                    Op::Neuron(act) => act.symbol(),
+                    $(Op::$one => $rule1.name,)*
+                    $(Op::$two => $rule2.name,)*
+                }
+            }
+
             /// How many parents a node with this op has.
             pub(crate) fn arity(self) -> Arity {
                 match self {
@@ -107,6 +237,85 @@ macro_rules! rule_table {
                     Op::Neuron(_) => unreachable!("a neuron computes in `neuron.rs`"),
                 }
             }
+
+            /// The C expression of [`forward`](Op::forward) from the operands' C `a`
+            /// and `b` (`b` unused by one-parent ops) and the constants `c`.
+            ///
+            /// # Panics
+            ///
+            /// For an op that is no one- or two-parent op.
+            pub(crate) fn c_forward(self, w: &mut dyn CWriter, a: &str, b: &str, c: Consts) -> String {
+                match self {
+                    $(Op::$one => ($rule1.c_forward)(w, a, c),)*
+                    $(Op::$two => ($rule2.c_forward)(w, a, b),)*
+                    Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
+                        unreachable!("{self:?} is no one- or two-parent op")
+                    }
+                }
+            }
+
+            /// The C expressions of [`local_grads`](Op::local_grads) from the C of the
+            /// operands `a`, `b` and the value `out`, and the constants `c` (`None` for
+            /// `b` of a one-parent op).
+            ///
+            /// # Panics
+            ///
+            /// For an op that is no one- or two-parent op.
+            pub(crate) fn c_local_grads(
+                self,
+                w: &mut dyn CWriter,
+                (a, b, out): (&str, &str, &str),
+                c: Consts,
+            ) -> (String, Option<String>) {
+                match self {
+                    $(Op::$one => (($rule1.c_local_grad)(w, a, out, c), None),)*
+                    $(Op::$two => {
+                        let (da, db) = ($rule2.c_local_grads)(w, a, b, out);
+                        (da, Some(db))
+                    })*
+                    Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
+                        unreachable!("{self:?} is no one- or two-parent op")
+                    }
+                }
+            }
+
+            /// The node `x.op(c)` of this one-parent op, made by its method (as
+            /// `x.powf(c[0])`).
+            ///
+            /// # Panics
+            ///
+            /// For an op that is no one-parent op.
+            pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
+                match self {
+                    $(Op::$one => ($rule1.method)(x, c),)*
+                    _ => unreachable!("{self:?} is no one-parent op"),
+                }
+            }
+
+            /// The node `a op b` of this two-parent op, made by its method.
+            ///
+            /// # Panics
+            ///
+            /// For an op that is no two-parent op.
+            pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
+                match self {
+                    $(Op::$two => ($rule2.method)(a, b),)*
+                    _ => unreachable!("{self:?} is no two-parent op"),
+                }
+            }
+
+            /// Every one- and two-parent op, in the order of the table.
+            #[cfg(test)]
+            pub(crate) const BUILTIN: &'static [Op] = &[$(Op::$one,)* $(Op::$two,)*];
+
+            /// The text of this op's backward rule, for a one- or two-parent op.
+            pub(crate) fn rule_text(self) -> Option<RuleText> {
+                match self {
+                    $(Op::$one => Some($rule1.text),)*
+                    $(Op::$two => Some($rule2.text),)*
+                    Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => None,
+                }
+            }
         }
     };
 }
@@ -125,6 +334,7 @@ rule_table! {
         Sqrt => super::functions::SQRT,
         Sin => super::functions::SIN,
         Cos => super::functions::COS,
+        Atan => super::functions::ATAN,
         Powf => super::powers::POWF,
         Powi => super::powers::POWI,
         Abs => super::piecewise::ABS,

@@ -461,17 +461,6 @@ impl Value {
         Ok(())
     }
 
-    /// `zero_grad()`, `add_grad(grad)` and `set_data(data)` with one borrow of the node:
-    /// a step computed elsewhere (`Tape::flush_and_step`) handed back to a parameter.
-    /// The data write is not counted: call [`watch::count_data_write`] after a pass of
-    /// them.
-    #[inline]
-    pub(crate) fn set_stepped(&self, data: f64, grad: f64) {
-        let mut node = self.0.borrow_mut();
-        node.grad = if node.requires_grad { 0.0 + grad } else { 0.0 };
-        node.data = data;
-    }
-
     /// Overwrites the data (Python's `p.data = ...`, e.g. a parameter update).
     /// Nodes computed from this one are *not* recomputed: build the expression again (a
     /// [`Tape`](crate::tape::Tape) compiled from them notices the write by itself and

@@ -35,7 +35,7 @@ impl Program {
                         if y == one {
                             nodes[x].clone()
                         } else {
-                            nodes[x].binary(&nodes[y], Op::Mul)
+                            Op::Mul.apply2(&nodes[x], &nodes[y])
                         }
                     })
                     .sum()
@@ -61,13 +61,13 @@ impl Program {
                     let [start, end] = self.args[a].map(|i| i as usize);
                     self.neuron(&nodes, &self.runs[start..end], Step::DotThen(op))
                 }
-                Step::Unary(op) => nodes[a].unary(op, self.consts[b]),
-                Step::Binary(op) => nodes[a].binary(&nodes[b], op),
+                Step::Unary(op) => op.apply1(&nodes[a], self.consts[b]),
+                Step::Binary(op) => op.apply2(&nodes[a], &nodes[b]),
                 _ if neurons.next_if(|&&j| j as usize == k).is_some() => {
                     self.neuron(&nodes, &self.runs[a..b], step)
                 }
                 Step::Dot => sum(&nodes),
-                Step::DotThen(op) => sum(&nodes).unary(op, NO_CONSTS),
+                Step::DotThen(op) => op.apply1(&sum(&nodes), NO_CONSTS),
                 Step::Custom(c) => {
                     let (f, g) = (
                         self.customs[c as usize].clone(),

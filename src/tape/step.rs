@@ -434,7 +434,7 @@ impl Tape {
     pub(super) fn write_back(&mut self, params: &[Value]) {
         let plan = &self.plan;
         for ((&d, &g), p) in plan.data.iter().zip(&plan.grads).zip(params) {
-            p.set_stepped(d, g);
+            set_stepped(p, d, g);
         }
         for (&g, &k) in plan.other_grads.iter().zip(&plan.others) {
             self.leaves[k as usize].set_grad(g);
@@ -453,4 +453,14 @@ impl Tape {
             self.leaves_read_at = data_writes();
         }
     }
+}
+
+/// `p.zero_grad()`, `p.add_grad(grad)` and `p.set_data(data)` with one borrow of the
+/// node: a step computed on the tape handed back to a parameter. The data write is not
+/// counted: [`count_data_write`] is called after a pass of them.
+#[inline]
+fn set_stepped(p: &Value, data: f64, grad: f64) {
+    let mut node = p.0.borrow_mut();
+    node.grad = if node.requires_grad { 0.0 + grad } else { 0.0 };
+    node.data = data;
 }
