@@ -124,6 +124,7 @@ pub mod codegen;
 pub mod data;
 pub mod engine;
 mod error;
+mod fast;
 mod files;
 pub mod loss;
 pub mod metrics;

@@ -21,8 +21,8 @@
 //! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure); `Sum`, `Product` | `Value(data, children, op)` |
 //! | `rules.rs` | what a rule is (numbers, C, text); the table from op code to rule, shared with the tape, the C and the stepper | |
 //! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
-//! | `constant.rs` | an `f64` operand kept in its node (`&x * 2.0`), shown as Python's leaf | `Value(other)` in `__mul__` |
-//! | `neuron.rs` | a neuron's weighted sum and activation as one node, with its rule ([`Value::neuron`], in [`crate::nn`], maps an `Activation` onto it) | `Neuron.__call__` |
+//! | `constant.rs` | a node that keeps an `f64` operand (made in `src/fast/`), shown as Python's leaf | `Value(other)` in `__mul__` |
+//! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`), shown as Python's `[b, w0, x0, ...]` | `Neuron.__call__` |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
 //! | `backward.rs` | `backward()`, one node's `backward_step()`, anomaly detection | `backward()`, `_backward()` |
 //! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |

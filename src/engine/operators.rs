@@ -3,9 +3,10 @@
 //!
 //! Python gets these from `__add__`/`__radd__`/...; Rust needs one `impl` per pair of
 //! operand types, so a macro (in the style of std's `forward_ref_binop!`) writes them
-//! all from the four methods in `arithmetic.rs`. An `f64` operand is kept in the node
-//! (`constant.rs`), where Python's `other if isinstance(other, Value) else Value(other)`
-//! makes a leaf `Value` of it; the graph's views and [`Value::parents`] show that leaf.
+//! all from the four methods in `arithmetic.rs`. The forms with an `f64` operand are
+//! in `src/fast/constant.rs`: where Python's `other if isinstance(other, Value) else
+//! Value(other)` makes a leaf `Value` of the number, they keep it in the node; the
+//! graph's views and [`Value::parents`] show that leaf.
 //!
 //! | expression | derivative in `a` | derivative in `b` |
 //! |------------|-------------------|-------------------|
@@ -75,13 +76,13 @@
 
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
-use super::op::Op;
-use super::value::{Side, Value};
+use super::value::Value;
 
-/// Implements one binary operator for every mix of `Value`, `&Value`, `f64` and `&f64`,
-/// and its assigning forms, from a method `fn(&Value, &Value) -> Value`.
+/// Implements one binary operator for every mix of `Value` and `&Value`, and its
+/// assigning forms, from a method `fn(&Value, &Value) -> Value` (the forms with an
+/// `f64` are in `src/fast/constant.rs`).
 macro_rules! value_binop {
-    ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $method:ident, $code:expr) => {
+    ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $method:ident) => {
         impl $Op<&Value> for &Value {
             type Output = Value;
             fn $op(self, rhs: &Value) -> Value {
@@ -106,60 +107,6 @@ macro_rules! value_binop {
                 self.$method(&rhs)
             }
         }
-        impl $Op<f64> for &Value {
-            type Output = Value;
-            fn $op(self, rhs: f64) -> Value {
-                self.with_constant($code, rhs, Side::Right)
-            }
-        }
-        impl $Op<f64> for Value {
-            type Output = Value;
-            fn $op(self, rhs: f64) -> Value {
-                self.with_constant($code, rhs, Side::Right)
-            }
-        }
-        impl $Op<&Value> for f64 {
-            type Output = Value;
-            fn $op(self, rhs: &Value) -> Value {
-                rhs.with_constant($code, self, Side::Left)
-            }
-        }
-        impl $Op<Value> for f64 {
-            type Output = Value;
-            fn $op(self, rhs: Value) -> Value {
-                rhs.with_constant($code, self, Side::Left)
-            }
-        }
-        // `&f64` on either side, as `zip`ping a slice of targets gives (`&yout - ygt`).
-        impl $Op<&f64> for &Value {
-            type Output = Value;
-            fn $op(self, rhs: &f64) -> Value {
-                self.with_constant($code, *rhs, Side::Right)
-            }
-        }
-        impl $Op<&f64> for Value {
-            type Output = Value;
-            fn $op(self, rhs: &f64) -> Value {
-                self.with_constant($code, *rhs, Side::Right)
-            }
-        }
-        impl $Op<&Value> for &f64 {
-            type Output = Value;
-            fn $op(self, rhs: &Value) -> Value {
-                rhs.with_constant($code, *self, Side::Left)
-            }
-        }
-        impl $Op<Value> for &f64 {
-            type Output = Value;
-            fn $op(self, rhs: Value) -> Value {
-                rhs.with_constant($code, *self, Side::Left)
-            }
-        }
-        impl $OpAssign<&f64> for Value {
-            fn $op_assign(&mut self, rhs: &f64) {
-                *self = self.with_constant($code, *rhs, Side::Right);
-            }
-        }
         impl $OpAssign<&Value> for Value {
             fn $op_assign(&mut self, rhs: &Value) {
                 *self = self.$method(rhs);
@@ -170,18 +117,13 @@ macro_rules! value_binop {
                 *self = self.$method(&rhs);
             }
         }
-        impl $OpAssign<f64> for Value {
-            fn $op_assign(&mut self, rhs: f64) {
-                *self = self.with_constant($code, rhs, Side::Right);
-            }
-        }
     };
 }
 
-value_binop!(Add, add, AddAssign, add_assign, add_value, Op::Add);
-value_binop!(Sub, sub, SubAssign, sub_assign, sub_value, Op::Sub);
-value_binop!(Mul, mul, MulAssign, mul_assign, mul_value, Op::Mul);
-value_binop!(Div, div, DivAssign, div_assign, div_value, Op::Div);
+value_binop!(Add, add, AddAssign, add_assign, add_value);
+value_binop!(Sub, sub, SubAssign, sub_assign, sub_value);
+value_binop!(Mul, mul, MulAssign, mul_assign, mul_value);
+value_binop!(Div, div, DivAssign, div_assign, div_value);
 
 impl Neg for &Value {
     type Output = Value;

@@ -218,7 +218,7 @@ macro_rules! rule_table {
                     $(Op::$one => ($rule1.forward)(a, c),)*
                     $(Op::$two => ($rule2.forward)(a, b),)*
                     Op::Custom => unreachable!("a custom op computes with its own closures"),
-                    Op::Neuron(_) => unreachable!("a neuron computes in `neuron.rs`"),
+                    Op::Neuron(_) => unreachable!("a neuron computes in `src/fast/neuron.rs`"),
                 }
             }
 
@@ -234,7 +234,7 @@ macro_rules! rule_table {
                     $(Op::$one => (($rule1.local_grad)(a, out, c), 0.0),)*
                     $(Op::$two => ($rule2.local_grads)(a, b, out),)*
                     Op::Custom => unreachable!("a custom op computes with its own closures"),
-                    Op::Neuron(_) => unreachable!("a neuron computes in `neuron.rs`"),
+                    Op::Neuron(_) => unreachable!("a neuron computes in `src/fast/neuron.rs`"),
                 }
             }
 

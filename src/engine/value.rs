@@ -36,11 +36,11 @@ pub(crate) enum Parents {
     /// A two-operand op with one `f64` operand (`&x * 2.0`, `1.0 - &x`): the `Value`
     /// parent, the constant, and which side the constant is on. Python makes a leaf
     /// `Value(2.0)` for it; here it is kept in the node, so that the op costs one
-    /// allocation, not two (see `constant.rs`, which also turns it back into a leaf
+    /// allocation, not two (see `src/fast/constant.rs`; `constant.rs` here turns it back into a leaf
     /// wherever the graph is shown or compiled).
     Constant([Value; 1], f64, Side),
     /// A [`Value::neuron`] node's parameters `[b, w0, w1, ...]` and inputs `[x0, x1,
-    /// ...]`, each shared with other nodes (see `neuron.rs`); Python's order of them is
+    /// ...]`, each shared with other nodes (see `src/fast/neuron.rs`); Python's order of them is
     /// `[b, w0, x0, w1, x1, ...]`.
     Neuron(Rc<NeuronParams>, Rc<NeuronInputs>),
 }
@@ -311,7 +311,7 @@ impl Value {
 
     /// The leaf the engine makes for an `f64` operand (Python's `other if
     /// isinstance(other, Value) else Value(other)`), marked as hidden: where the graph is
-    /// shown or compiled (`constant.rs` keeps the number in the node until then), and in
+    /// shown or compiled (`src/fast/constant.rs` keeps the number in the node until then), and in
     /// the graph a tape rebuilds.
     pub(crate) fn hidden_constant(data: f64) -> Value {
         Value::leaf(data, true)

@@ -117,7 +117,7 @@ impl Neuron {
     }
 
     /// [`forward`](Neuron::forward) on inputs that the node shares with the other
-    /// neurons of its layer (see `engine/neuron.rs`).
+    /// neurons of its layer (see `src/fast/neuron.rs`).
     ///
     /// A [`Custom`](Activation::Custom) activation is applied to a linear neuron's node.
     pub(crate) fn forward_shared(&self, x: &Rc<NeuronInputs>) -> Result<Value, Error> {

@@ -1,7 +1,7 @@
 //! [`Value::neuron`]: a neuron's weighted sum and activation as one node of the graph.
 //!
 //! The node itself (its parents, its rule, how `backward()` walks it) is the engine's
-//! (`src/engine/neuron.rs`); this file maps an [`Activation`] onto it, which is why it
+//! (`src/fast/neuron.rs`); this file maps an [`Activation`] onto it, which is why it
 //! lives with the activations, above the engine.
 
 use std::rc::Rc;
@@ -66,7 +66,7 @@ impl Value {
     }
 
     /// [`Value::neuron`] of the parameters `params` and the inputs `inputs`, which the
-    /// node shares (see `src/engine/neuron.rs`).
+    /// node shares (see `src/fast/neuron.rs`).
     pub(crate) fn shared_neuron(
         params: &Rc<NeuronParams>,
         inputs: &Rc<NeuronInputs>,

@@ -70,7 +70,8 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
 mod tests {
     use super::*;
 
-    /// The engine's source, where every quoted Rust line must be.
+    /// The engine's source (and the neuron node's, above it), where every quoted Rust
+    /// line must be.
     const ENGINE: [&str; 10] = [
         include_str!("../engine/arithmetic.rs"),
         include_str!("../engine/activations.rs"),
@@ -81,7 +82,7 @@ mod tests {
         include_str!("../engine/backward.rs"),
         include_str!("../engine/value.rs"),
         include_str!("../engine/custom.rs"),
-        include_str!("../engine/neuron.rs"),
+        include_str!("../fast/neuron.rs"),
     ];
 
     // The stepper shows these lines as "this crate's Rust line": they must still be in
