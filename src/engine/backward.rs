@@ -432,7 +432,7 @@ fn run_rule(node: &Node) {
 /// The error for a node whose forward value is not finite although its parents are.
 fn forward_anomaly(node: &Node) -> Option<Error> {
     let made_here = !node.data.is_finite()
-        && node.parents.all().all(|p| p.data().is_finite())
+        && node.parents.all().all(|p| p.stored_data().is_finite())
         && node.parents.constant().is_none_or(|(c, _)| c.is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,

@@ -26,7 +26,7 @@ impl Value {
     /// [`constant_rule`].)
     #[inline(always)]
     pub(crate) fn with_constant(&self, op: Op, c: f64, side: Side) -> Value {
-        let (a, b) = side.operands(self.data(), c);
+        let (a, b) = side.operands(self.stored_data(), c);
         let data = op.forward(a, b, NO_CONSTS);
         let parents = Parents::Constant([self.clone()], c, side);
         Value::from_op(data, op, parents, NO_CONSTS, constant_rule(op))
@@ -80,7 +80,7 @@ fn local_grads(out: &Node) -> (f64, f64) {
     let Parents::Constant([x], c, side) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
-    let (a, b) = side.operands(x.data(), *c);
+    let (a, b) = side.operands(x.stored_data(), *c);
     side.split(out.op.local_grads(a, b, out.data, NO_CONSTS))
 }
 

@@ -176,7 +176,7 @@ impl Value {
             forward: Arc::new(forward),
             local_grads: Arc::new(local_grads),
         };
-        let inputs: Vec<f64> = parents.iter().map(|p| p.data()).collect();
+        let inputs: Vec<f64> = parents.iter().map(|p| p.stored_data()).collect();
         let data = custom.forward(&inputs);
         let requires_grad = parents.iter().any(|p| p.node().passes_grad());
         let parents = match parents {
@@ -215,7 +215,7 @@ fn custom_rule(out: &Node) {
     let parents = out.parents();
     with_scratch(parents.len(), |p, d| {
         for (slot, parent) in p.iter_mut().zip(parents) {
-            *slot = parent.data();
+            *slot = parent.stored_data();
         }
         custom.local_grads(p, out.data, d);
         for (parent, di) in parents.iter().zip(d.iter()) {

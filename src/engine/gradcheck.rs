@@ -174,7 +174,7 @@ pub fn check_gradients(
         .iter()
         .enumerate()
         .map(|(index, leaf)| {
-            let x = leaf.data();
+            let x = leaf.stored_data();
             // (Relative above 1, so that the step is never lost in x's rounding; the
             // distance is the one between the doubles x ± s really are.)
             let s = h * x.abs().max(1.0);
@@ -188,7 +188,7 @@ pub fn check_gradients(
             }
             let at = |t: f64| {
                 leaf.set_data(t);
-                build().data()
+                build().stored_data()
             };
             let put_back = PutBack(leaf, x);
             let (up, down) = (at(x + s), at(x - s));

@@ -99,9 +99,9 @@ impl Value {
         }
         // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
         // for every b but -0.0 with no products, where both engines here give 0.0).
-        let mut sum = 0.0 + params.bias().data();
+        let mut sum = 0.0 + params.bias().stored_data();
         for (w, x) in weights.iter().zip(inputs_list) {
-            sum += w.data() * x.data();
+            sum += w.stored_data() * x.stored_data();
         }
         // An overflowed sum stays a node of its own, so that `try_backward` reports it
         // as it would in Python's graph (`tanh(inf)` is 1 and would hide it).
@@ -180,7 +180,7 @@ fn add_terms<'a>(g: f64, b: &Value, terms: impl Iterator<Item = (&'a Value, &'a 
         // Python (*): self.grad += other.data * out.grad; other.grad += self.data * out.grad
         // (`w`'s data read in the same borrow as its grad is written: one borrow fewer a
         // term, the same numbers, also where `w` is `x`.)
-        let xd = x.data();
+        let xd = x.stored_data();
         let wd = {
             let mut w = w.0.borrow_mut();
             w.add_grad(xd * g);

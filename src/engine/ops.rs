@@ -16,14 +16,14 @@ impl Value {
     /// A node with the single parent `self`; `c` holds the op's constants (the
     /// exponent of `powf`, ...; [`NO_CONSTS`] for ops without any).
     pub(crate) fn unary(&self, op: Op, c: Consts) -> Value {
-        let data = op.forward(self.data(), 0.0, c);
+        let data = op.forward(self.stored_data(), 0.0, c);
         let parents = Parents::One([self.clone()]);
         Value::from_op(data, op, parents, c, Box::new(unary_rule))
     }
 
     /// A node with the parents `self` and `other`.
     pub(crate) fn binary(&self, other: &Value, op: Op) -> Value {
-        let data = op.forward(self.data(), other.data(), NO_CONSTS);
+        let data = op.forward(self.stored_data(), other.stored_data(), NO_CONSTS);
         let parents = Parents::Two([self.clone(), other.clone()]);
         Value::from_op(data, op, parents, NO_CONSTS, Box::new(binary_rule))
     }
@@ -31,7 +31,7 @@ impl Value {
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,
     /// added left to right from 0 as Python's `sum()` does. d/dxᵢ = 1 for every term.
     fn sum_of(terms: Box<[Value]>) -> Value {
-        let out = terms.iter().fold(0.0, |acc, t| acc + t.data());
+        let out = terms.iter().fold(0.0, |acc, t| acc + t.stored_data());
         let backward = |out: &Node| {
             for t in out.parents() {
                 t.add_grad(out.grad);
@@ -45,7 +45,9 @@ impl Value {
 /// The backward rule of every one-parent node: `x.grad += d out / d x * out.grad`.
 fn unary_rule(out: &Node) {
     let x = &out.parents()[0];
-    let (dx, _) = out.op.local_grads(x.data(), 0.0, out.data, out.consts());
+    let (dx, _) = out
+        .op
+        .local_grads(x.stored_data(), 0.0, out.data, out.consts());
     x.add_grad(dx * out.grad);
 }
 
@@ -55,7 +57,9 @@ pub(super) fn binary_rule(out: &Node) {
     let [a, b] = out.parents() else {
         unreachable!("a binary node has two parents")
     };
-    let (da, db) = out.op.local_grads(a.data(), b.data(), out.data, NO_CONSTS);
+    let (da, db) = out
+        .op
+        .local_grads(a.stored_data(), b.stored_data(), out.data, NO_CONSTS);
     a.add_grad(da * out.grad);
     b.add_grad(db * out.grad);
 }

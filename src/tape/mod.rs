@@ -74,8 +74,8 @@ pub use batch::Inputs;
 pub use layout::Tape;
 pub use parallel::CHUNK;
 pub use thread_count::WORK_PER_THREAD;
-pub(crate) use training::check_not_training;
 pub use training::Training;
+pub(crate) use training::{check_not_training, trained_data};
 
 /// Runs the example of `docs/tape.md` as a doctest, so the guide stays correct.
 #[cfg(doctest)]
