@@ -21,7 +21,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use limits::moons::Moons;
 use limits::{interleaved, Interleaved};
 use micrograd::data::{moons100, Dataset};
-use micrograd::loss::{l2, svm_hinge};
+use micrograd::loss::{l2, svm_hinge, svm_hinge_targets};
 use micrograd::prelude::*;
 use micrograd::random::PythonRandom;
 use micrograd::tape::Tape;
@@ -37,14 +37,27 @@ fn model() -> MLP {
     MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337))
 }
 
+/// The model's score of every point.
+fn scores(model: &MLP, data: &Dataset) -> Vec<Value> {
+    (data.inputs.iter())
+        .map(|x| model.forward_f64(x).expect("2 inputs").remove(0))
+        .collect()
+}
+
 /// The notebook's loss over every point: `svm_hinge(scores) + l2(params, 1e-4)`.
 fn notebook_loss(model: &MLP, data: &Dataset) -> Value {
-    let scores: Vec<Value> = data
-        .inputs
-        .iter()
-        .map(|x| model.forward_f64(x).expect("2 inputs").remove(0))
+    let loss = svm_hinge(&scores(model, data), &data.labels).expect("labels are -1 or 1");
+    loss + l2(&model.parameters(), ALPHA)
+}
+
+/// [`notebook_loss`] with the labels as leaves (`no_grad`), the same numbers: a
+/// [`Tape::train`] refuses a graph that holds its targets as numbers.
+fn notebook_loss_for_training(model: &MLP, data: &Dataset) -> Value {
+    let labels: Vec<Value> = (data.labels.iter())
+        .map(|&y| Value::new(y).no_grad())
         .collect();
-    svm_hinge(&scores, &data.labels).expect("labels are -1 or 1") + l2(&model.parameters(), ALPHA)
+    let loss = svm_hinge_targets(&scores(model, data), &labels).expect("labels are -1 or 1");
+    loss + l2(&model.parameters(), ALPHA)
 }
 
 /// Step 0 in all three engines: the same loss and the same gradients, bit for bit (as
@@ -86,7 +99,7 @@ fn check_training_step_zero(data: &Dataset) {
         .expect("finite");
 
     let taped = model();
-    let mut tape = Tape::compile(&notebook_loss(&taped, data)).expect("a graph");
+    let mut tape = Tape::compile(&notebook_loss_for_training(&taped, data)).expect("a graph");
     let mut opt = Sgd::new(taped.parameters(), LR).expect("lr > 0");
     let input = tape.inputs(&[]).expect("no inputs");
     let mut training = tape.train(&mut opt, 1).expect("1 thread");
@@ -147,7 +160,7 @@ fn bench(c: &mut Criterion) {
     });
 
     let trained = model();
-    let mut tape = Tape::compile(&notebook_loss(&trained, &data)).expect("a graph");
+    let mut tape = Tape::compile(&notebook_loss_for_training(&trained, &data)).expect("a graph");
     let mut opt = Sgd::new(trained.parameters(), LR).expect("lr > 0");
     let input = tape.inputs(&[]).expect("no inputs");
     let mut training = tape.train(&mut opt, 1).expect("1 thread");
@@ -192,7 +205,7 @@ fn interleaved_steps(data: &Dataset) {
     report(rounds, run, "tape", t);
 
     let trained = model();
-    let mut tape = Tape::compile(&notebook_loss(&trained, data)).expect("a graph");
+    let mut tape = Tape::compile(&notebook_loss_for_training(&trained, data)).expect("a graph");
     let mut opt = Sgd::new(trained.parameters(), LR).expect("lr > 0");
     let input = tape.inputs(&[]).expect("no inputs");
     let mut training = tape.train(&mut opt, 1).expect("1 thread");

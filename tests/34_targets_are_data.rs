@@ -7,7 +7,8 @@
 use micrograd::loss;
 use micrograd::prelude::*;
 use micrograd::random::PythonRandom;
-use micrograd::tape::Tape;
+use micrograd::tape::{Inputs, Tape};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Leaves for one sample's numbers: data, not parameters.
 fn data_leaves(n: usize) -> Vec<Value> {
@@ -251,10 +252,16 @@ fn every_loss_that_takes_a_number_names_its_value_form() {
 // --- 3. No stale reads, no lost writes ------------------------------------------------
 
 /// A model, a tape of its squared error with the target as data, and its inputs.
-fn regression_tape() -> (MLP, Tape, micrograd::tape::Inputs) {
-    let model = MLP::new(1, &[4, 1], &mut PythonRandom::seed(9));
+fn regression_tape() -> (MLP, Tape, Inputs) {
+    model_tape_from(9, Value::clone)
+}
+
+/// `regression_tape` from the weights of `seed`, the input `x` going into the model as
+/// `input(x)`.
+fn model_tape_from(seed: i128, input: impl Fn(&Value) -> Value) -> (MLP, Tape, Inputs) {
+    let model = MLP::new(1, &[4, 1], &mut PythonRandom::seed(seed));
     let sample = data_leaves(2);
-    let pred = model.forward(&sample[..1]).unwrap();
+    let pred = model.forward(&[input(&sample[0])]).unwrap();
     let tape = Tape::compile(&loss::mse_targets(&pred, &sample[1..]).unwrap()).unwrap();
     let feed = tape.inputs(&sample).unwrap();
     (model, tape, feed)
@@ -299,6 +306,7 @@ fn a_write_made_while_a_training_lives_is_kept_by_finish() {
     training.step(&feed, &[[1.0, 0.5]]).unwrap();
     let trained = training.params().to_vec();
     w.set_data(42.0);
+    assert_eq!(w.data(), 42.0); // what finish will keep
     assert!(training.step(&feed, &[[1.0, 0.5]]).is_err(), "refused");
     training.finish();
     assert_eq!(w.data(), 42.0);
@@ -309,6 +317,160 @@ fn a_write_made_while_a_training_lives_is_kept_by_finish() {
     let losses = tape.accumulate_batch(&feed, &[[1.0, 0.5]], 1).unwrap();
     let expected = loss::mse(&model.forward_f64(&[1.0]).unwrap(), &[0.5]).unwrap();
     assert_eq!(losses[0].to_bits(), expected.data().to_bits());
+}
+
+/// Every parameter's `data()`, as bits.
+fn data_bits(model: &MLP) -> Vec<u64> {
+    model
+        .parameters()
+        .iter()
+        .map(|p| p.data().to_bits())
+        .collect()
+}
+
+/// Every parameter's number in the graph: `p * 1` is computed from the node's own data.
+fn node_bits(model: &MLP) -> Vec<u64> {
+    let node = |p: Value| (&p * 1.0).data().to_bits();
+    model.parameters().into_iter().map(node).collect()
+}
+
+/// Each number's bits.
+fn bits_of(numbers: &[f64]) -> Vec<u64> {
+    numbers.iter().map(|x| x.to_bits()).collect()
+}
+
+// print(p) for p in model.parameters(), in the middle of training: the newest numbers
+#[test]
+fn a_parameters_data_during_a_training_is_what_finish_writes() {
+    let (model, mut tape, feed) = regression_tape();
+    let before = data_bits(&model);
+    let mut opt = Adam::new(model.parameters(), 0.01).unwrap();
+    let mut training = tape.train(&mut opt, 1).unwrap();
+    for _ in 0..3 {
+        training.step(&feed, &[[1.0, 0.5], [-2.0, 0.25]]).unwrap();
+    }
+    let during = data_bits(&model);
+    let shown: Vec<String> = model
+        .parameters()
+        .iter()
+        .map(|p| format!("{p:?}"))
+        .collect();
+    training.finish();
+    assert_ne!(during, before, "the steps moved the weights");
+    assert_eq!(data_bits(&model), during);
+    assert_eq!(node_bits(&model), during);
+    // {:?} showed that data, beside the grad the node had (0: no backward before).
+    for (p, shown) in model.parameters().iter().zip(shown) {
+        assert_eq!(shown, format!("{:?}", Value::new(p.data())));
+    }
+}
+
+// w = model.parameters()[1]; y = 2 / w; y.backward()   (with the newest w.data)
+#[test]
+fn a_graph_built_from_a_held_parameter_computes_with_the_training_numbers() {
+    let (model, mut tape, feed) = regression_tape();
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let mut training = tape.train(&mut opt, 1).unwrap();
+    training.step(&feed, &[[1.0, 0.5], [-2.0, 0.25]]).unwrap();
+    let params = model.parameters();
+    let (b, w) = (&params[0], &params[1]);
+    let (bd, wd) = (b.data(), w.data()); // the training's numbers
+    let g0 = w.grad(); // (the grad its node had before the training)
+    let y = 2.0 / w; // an f64 operand kept in its node
+    y.backward();
+    assert_eq!((y.data(), w.grad()), (2.0 / wd, g0 + -(2.0 / wd) / wd));
+    let x = Value::new(3.0);
+    let n = Value::neuron(
+        b,
+        std::slice::from_ref(w),
+        std::slice::from_ref(&x),
+        Activation::Linear,
+    );
+    let n = n.unwrap();
+    n.backward();
+    assert_eq!((n.data(), x.grad()), (0.0 + bd + wd * 3.0, wd));
+    let z = w * w; // an op's method and its closure
+    z.backward();
+    assert_eq!(z.data(), wd * wd);
+    training.finish();
+}
+
+#[test]
+fn two_trainings_at_once_each_answer_for_their_own_parameters() {
+    let (a, mut tape_a, feed_a) = model_tape_from(9, Value::clone);
+    let (b, mut tape_b, feed_b) = model_tape_from(10, Value::clone);
+    let (idle, _, _) = model_tape_from(11, Value::clone); // no training holds it
+    let idle_before = data_bits(&idle);
+    let mut opt_a = Sgd::new(a.parameters(), 0.1).unwrap();
+    let mut opt_b = Sgd::new(b.parameters(), 0.05).unwrap();
+    let mut training_a = tape_a.train(&mut opt_a, 1).unwrap();
+    let mut training_b = tape_b.train(&mut opt_b, 1).unwrap();
+    training_a.step(&feed_a, &[[1.0, 0.5]]).unwrap();
+    training_b.step(&feed_b, &[[-1.0, 2.0]]).unwrap();
+    training_a.step(&feed_a, &[[0.5, -0.5]]).unwrap();
+    assert_eq!(data_bits(&a), bits_of(training_a.params()));
+    assert_eq!(data_bits(&b), bits_of(training_b.params()));
+    assert_eq!(data_bits(&idle), idle_before);
+    assert!(idle.forward_f64(&[1.0]).is_ok());
+    let b_trained = data_bits(&b);
+    training_b.finish();
+    assert_eq!(node_bits(&b), b_trained);
+    assert_eq!(data_bits(&a), bits_of(training_a.params()));
+    training_a.finish();
+}
+
+/// The input on which the op of `picky_tape` panics.
+const PICKY: f64 = 1000.0;
+
+/// `regression_tape` with the input going through an op of one's own that panics on
+/// [`PICKY`].
+fn picky_tape() -> (MLP, Tape, Inputs) {
+    let picky = |p: &[f64]| match p[0] {
+        PICKY => panic!("picky: {PICKY}"),
+        x => x,
+    };
+    model_tape_from(9, |x| {
+        Value::custom("picky", &[x], picky, |_, _, d| d[0] = 1.0)
+    })
+}
+
+// A training that is dropped, by the end of its block or by a panic that leaves it,
+// writes its numbers: data() reads them in the nodes, as the graph does.
+#[test]
+fn after_a_training_is_dropped_data_reads_what_the_drop_wrote() {
+    for panics in [false, true] {
+        let (model, mut tape, feed) = picky_tape();
+        let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+        let mut stepped = Vec::new();
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            let mut training = tape.train(&mut opt, 1).unwrap();
+            training.step(&feed, &[[1.0, 0.5]]).unwrap();
+            stepped = data_bits(&model);
+            if panics {
+                let _ = training.step(&feed, &[[PICKY, 0.5]]);
+            }
+        }));
+        assert_eq!(run.is_err(), panics);
+        assert_eq!(data_bits(&model), stepped);
+        assert_eq!(node_bits(&model), stepped);
+        assert!(model.forward_f64(&[1.0]).is_ok());
+    }
+}
+
+// try: step(batch) except: pass — the step that panicked took no step
+#[test]
+fn after_a_step_panics_data_reads_the_last_finished_step() {
+    let (model, mut tape, feed) = picky_tape();
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let mut training = tape.train(&mut opt, 1).unwrap();
+    training.step(&feed, &[[1.0, 0.5]]).unwrap();
+    let stepped = data_bits(&model);
+    let boom = catch_unwind(AssertUnwindSafe(|| training.step(&feed, &[[PICKY, 0.5]])));
+    assert!(boom.is_err());
+    assert_eq!(data_bits(&model), stepped);
+    assert_eq!(bits_of(training.params()), stepped);
+    training.finish();
+    assert_eq!(node_bits(&model), stepped);
 }
 
 // --- 5. Several outputs, no loss --------------------------------------------------------

@@ -276,6 +276,29 @@ fn a_training_steps_your_own_optimizer_as_flush_and_step_does() {
     assert_eq!(own_optimizer_steps(true), expected);
 }
 
+// for x in batches: loss = x * w**2; loss.backward(); w.data -= 0.5 * w.grad
+// Your own optimiser's writes through the Values are put back after its step: the tape
+// reads the training's numbers again, not the ones from before the training.
+#[test]
+fn a_training_with_your_own_optimizer_runs_each_batch_on_the_last_steps_weights() {
+    let (w, x) = (Value::new(1.0), Value::new(0.0).no_grad());
+    let mut tape = Tape::compile(&(&x * &w.powi(2))).unwrap();
+    let input = tape.inputs(&[x]).unwrap();
+    let mut opt = PanicsAt(vec![w.clone()], 3);
+    let mut training = tape.train(&mut opt, 2).unwrap();
+    let mut losses = Vec::new();
+    let mut weights = Vec::new();
+    for _ in 0..3 {
+        losses.extend(training.step(&input, &[[0.5]]).unwrap());
+        weights.push(w.data());
+    }
+    training.finish();
+    // d/dw (x w²) = 2 x w = w at x = 0.5: each step halves w, the loss 0.5 w² is a quarter
+    assert_eq!(losses, [0.5, 0.125, 0.03125]);
+    assert_eq!(weights, [0.5, 0.25, 0.125]);
+    assert_eq!(w.data(), 0.125);
+}
+
 /// Your own optimiser that steps plain numbers, block by block, and panics before its
 /// first block.
 struct PanicsInNumbers(Vec<Value>);

@@ -417,13 +417,40 @@ impl Value {
 
     /// The value computed by the forward pass (Python's `.data`).
     ///
+    /// For a parameter that a live [`tape::Training`](crate::tape::Training) has
+    /// stepped, the training's current number: what its node gets when the training
+    /// ends (the node itself is written then).
+    ///
     /// ```
     /// let y = micrograd::Value::new(3.0) * 2.0;
     /// assert_eq!(y.data(), 6.0);
     /// ```
     #[inline]
     pub fn data(&self) -> f64 {
+        let stored = self.stored_data();
+        if watch::trainings_live() {
+            return watch::trained_data(self.address(), stored);
+        }
+        stored
+    }
+
+    /// The data in the node itself: what the engine's own reads take (the ops' forward
+    /// values, the backward rules), without asking whether a live `Training` holds a
+    /// newer number for it (see [`watch`]).
+    #[inline]
+    pub(crate) fn stored_data(&self) -> f64 {
         self.0.borrow().data
+    }
+
+    /// [`data`](Value::data) for a caller that looked at [`watch::trainings_live`] once
+    /// for many reads (`live`): the node's own data when no training is live.
+    #[inline]
+    pub(crate) fn data_if(&self, live: bool) -> f64 {
+        let stored = self.stored_data();
+        if live {
+            return watch::trained_data(self.address(), stored);
+        }
+        stored
     }
 
     /// The gradient of the last [`backward`](Value::backward) root with respect to this
@@ -709,14 +736,15 @@ impl fmt::Debug for Value {
     /// Prints like Python's `repr`: `Value(data=-20.0, grad=46.0)`, floats in Python's
     /// shortest round-trip form (`1e-05`, `nan`). One difference: where Python holds an
     /// `int` (the root's `grad = 1` after `backward()`, `relu`'s `0`) it prints `1` and
-    /// `0`; here data and grad are always `f64`, printed as `1.0` and `0.0`.
+    /// `0`; here data and grad are always `f64`, printed as `1.0` and `0.0`. The data
+    /// is what [`data`](Value::data) gives (a live `Training`'s number for a parameter
+    /// it has stepped).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let node = self.0.borrow();
         write!(
             f,
             "Value(data={}, grad={})",
-            super::repr::PyFloat(node.data),
-            super::repr::PyFloat(node.grad)
+            super::repr::PyFloat(self.data()),
+            super::repr::PyFloat(self.grad())
         )
     }
 }

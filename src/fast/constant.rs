@@ -17,6 +17,7 @@ use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::value::{BackwardFn, Node, Parents, Side};
+use crate::watch;
 use crate::Value;
 
 impl Value {
@@ -59,9 +60,15 @@ fn add_constant_rule(out: &Node, op: Op) {
     let Parents::Constant([x], c, side) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
-    // (`x`'s data read in the borrow that adds to its grad: one borrow fewer.)
+    // (`x`'s data read in the borrow that adds to its grad: one borrow fewer; what
+    // `data()` gives, a live `Training`'s number for a parameter it holds.)
+    let address = x.address();
     let mut x = x.0.borrow_mut();
-    let (a, b) = side.operands(x.data, *c);
+    let xd = match watch::trainings_live() {
+        true => watch::trained_data(address, x.data),
+        false => x.data,
+    };
+    let (a, b) = side.operands(xd, *c);
     let (dx, _) = side.split(op.local_grads(a, b, out.data, NO_CONSTS));
     x.add_grad(dx * out.grad);
     out.constant_rule_ran.set(true);

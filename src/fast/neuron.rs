@@ -20,6 +20,7 @@ use crate::engine::neuron::{NeuronInputs, NeuronParams};
 use crate::engine::op::{Act, Op};
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::value::{Node, Parents};
+use crate::watch;
 use crate::{Error, Value};
 
 impl Value {
@@ -46,9 +47,12 @@ impl Value {
         }
         // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
         // for every b but -0.0 with no products, where both engines here give 0.0).
-        let mut sum = 0.0 + params.bias().data();
+        // (`data()` for each weight and input, with one look for a live `Training`
+        // for the whole neuron instead of one for each read.)
+        let live = watch::trainings_live();
+        let mut sum = 0.0 + params.bias().data_if(live);
         for (w, x) in weights.iter().zip(inputs_list) {
-            sum += w.data() * x.data();
+            sum += w.data_if(live) * x.data_if(live);
         }
         // An overflowed sum stays a node of its own, so that `try_backward` reports it
         // as it would in Python's graph (`tanh(inf)` is 1 and would hide it).
@@ -107,15 +111,21 @@ fn rule(out: &Node) {
 fn add_terms<'a>(g: f64, b: &Value, terms: impl Iterator<Item = (&'a Value, &'a Value)>) {
     // Python (sum, as + nodes): self.grad += out.grad
     b.add_grad(g);
+    // (`data()` of each weight and input, with one look for a live `Training`.)
+    let live = watch::trainings_live();
     for (w, x) in terms {
         // Python (*): self.grad += other.data * out.grad; other.grad += self.data * out.grad
         // (`w`'s data read in the same borrow as its grad is written: one borrow fewer a
         // term, the same numbers, also where `w` is `x`.)
-        let xd = x.data();
-        let wd = {
-            let mut w = w.0.borrow_mut();
-            w.add_grad(xd * g);
-            w.data
+        let xd = x.data_if(live);
+        let stored = {
+            let mut node = w.0.borrow_mut();
+            node.add_grad(xd * g);
+            node.data
+        };
+        let wd = match live {
+            true => watch::trained_data(w.address(), stored),
+            false => stored,
         };
         x.add_grad(wd * g);
     }

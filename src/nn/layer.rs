@@ -86,7 +86,7 @@ impl Layer {
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `x.len() != self.nin()`; [`Error::InvalidInput`] if a
-    /// live [`Training`](crate::tape::Training) holds the parameters (their `Value`s
+    /// live [`Training`](crate::tape::Training) holds the parameters (their nodes
     /// have the data from before it: `finish()` it first).
     pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
         crate::tape::check_not_training(self.neurons.iter().flat_map(Neuron::own_params))?;
@@ -109,7 +109,7 @@ impl Layer {
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `x.len() != self.nin()`; [`Error::InvalidInput`] if a
-    /// live [`Training`](crate::tape::Training) holds the parameters (their `Value`s
+    /// live [`Training`](crate::tape::Training) holds the parameters (their nodes
     /// have the data from before it: `finish()` it first).
     pub fn forward_f64(&self, x: &[f64]) -> Result<Vec<Value>, Error> {
         self.forward(&leaves(x))

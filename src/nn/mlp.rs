@@ -146,7 +146,7 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `x.len() != self.nin()`; [`Error::InvalidInput`] if a
-    /// live [`Training`](crate::tape::Training) holds the parameters (their `Value`s
+    /// live [`Training`](crate::tape::Training) holds the parameters (their nodes
     /// have the data from before it: `finish()` it first).
     pub fn forward(&self, x: &[Value]) -> Result<Vec<Value>, Error> {
         self.forward_owned(x.to_vec())
@@ -172,7 +172,7 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `x.len() != self.nin()`; [`Error::InvalidInput`] if a
-    /// live [`Training`](crate::tape::Training) holds the parameters (their `Value`s
+    /// live [`Training`](crate::tape::Training) holds the parameters (their nodes
     /// have the data from before it: `finish()` it first).
     pub fn forward_f64(&self, x: &[f64]) -> Result<Vec<Value>, Error> {
         self.forward_owned(leaves(x))

@@ -109,7 +109,7 @@ impl Neuron {
     ///
     /// [`Error::InputWidth`] if `x.len()` is not the number of weights (Python's `zip`
     /// would silently use the shorter of the two).; [`Error::InvalidInput`] if a live
-    /// [`Training`](crate::tape::Training) holds the parameters (their `Value`s have the
+    /// [`Training`](crate::tape::Training) holds the parameters (their nodes have the
     /// data from before it: `finish()` it first).
     pub fn forward(&self, x: &[Value]) -> Result<Value, Error> {
         crate::tape::check_not_training(self.own_params())?;

@@ -141,7 +141,7 @@ impl MLP {
     /// [`Error::Write`] if the file cannot be written or renamed into place;
     /// [`Error::InvalidInput`] if a parameter is NaN or infinite, or if a layer has no
     /// neurons (width 0), which a model file does not hold, or if a live
-    /// [`Training`](crate::tape::Training) holds the parameters (their `Value`s have the
+    /// [`Training`](crate::tape::Training) holds the parameters (their nodes have the
     /// data from before it: `finish()` it first) (nothing is written).
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), Error> {
         self.save_model(path.as_ref(), None)

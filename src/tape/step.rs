@@ -11,6 +11,7 @@
 
 use std::ops::Range;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::rc::Rc;
 
 use super::Tape;
 use crate::engine::address::AddressMap;
@@ -54,7 +55,10 @@ pub(super) struct StepPlan {
     others: Vec<u32>,
     /// Each parameter's data, then new data, for the optimiser: between the steps of a
     /// `Training`, the parameters' current data (their `Value`s get it at its end).
-    data: Vec<f64>,
+    /// Shared with the registry of live trainings between its steps, so that a
+    /// parameter's `data()` reads it there (see [`shared_data`](StepPlan::shared_data));
+    /// a step takes it back first, and changes it in place.
+    data: Rc<Vec<f64>>,
     /// Each parameter's gradient, as `zero_grad` then `flush_grads` would leave it.
     grads: Vec<f64>,
     /// Whether a step since the last [`write_back`](Tape::write_back) took the tape's
@@ -70,6 +74,13 @@ impl StepPlan {
     /// The parameters' data, in the optimiser's order, after the last step.
     pub(super) fn data(&self) -> &[f64] {
         &self.data
+    }
+
+    /// The parameters' data, as [`data`](StepPlan::data), shared rather than copied.
+    /// Whoever keeps the handle must drop it before the next step, which otherwise
+    /// copies the numbers to change them.
+    pub(super) fn shared_data(&self) -> Rc<Vec<f64>> {
+        Rc::clone(&self.data)
     }
 
     /// Makes the plan again unless it is for `params` and no leaf was marked `no_grad`
@@ -120,7 +131,7 @@ impl StepPlan {
             .filter(|&(_, o)| o)
             .map(|(k, _)| k)
             .collect();
-        self.data = vec![0.0; params.len()];
+        self.data = Rc::new(vec![0.0; params.len()]);
         self.grads = vec![0.0; params.len()];
         self.other_grads = vec![0.0; self.others.len()];
     }
@@ -324,7 +335,8 @@ impl Tape {
         let plan = &mut self.plan;
         plan.fit(params, &self.leaf_index, &self.leaves);
         let (data, fed) = (&self.buf.data[..], &self.fed[..]);
-        for ((d, &k), p) in plan.data.iter_mut().zip(&plan.placed.leaf).zip(params) {
+        let numbers = Rc::make_mut(&mut plan.data);
+        for ((d, &k), p) in numbers.iter_mut().zip(&plan.placed.leaf).zip(params) {
             // (`ELSEWHERE` is past every leaf)
             *d = match k != ELSEWHERE && !fed[k as usize] {
                 true => data[k as usize],
@@ -384,13 +396,13 @@ impl Tape {
                 before: &|block, grads| placed.take_grads(block, grads, sums),
                 after: if plan.distinct { &after } else { &|_, _| {} },
             };
-            let (data, grads) = (&mut plan.data, &mut plan.grads);
+            let (data, grads) = (Rc::make_mut(&mut plan.data), &mut plan.grads);
             catch_unwind(AssertUnwindSafe(|| {
                 opt.step_numbers_around(data, grads, threads, &around)
             }))
         } else {
             plan.grads.fill(0.0);
-            let (data, grads) = (&mut plan.data, &plan.grads);
+            let (data, grads) = (Rc::make_mut(&mut plan.data), &plan.grads);
             catch_unwind(AssertUnwindSafe(|| opt.step_numbers(data, grads, threads)))
         };
         let (stepped, panic) = match caught {
@@ -404,8 +416,9 @@ impl Tape {
                 (Ok(()), Some(panic))
             }
         };
+        let numbers = Rc::make_mut(&mut plan.data);
         for &[i, j] in &plan.repeated {
-            plan.data[i as usize] = plan.data[j as usize];
+            numbers[i as usize] = numbers[j as usize];
         }
         self.buf.grads_finite = true;
         self.unflushed = false;

@@ -10,19 +10,21 @@
 
 use std::cell::RefCell;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::rc::Rc;
 
 use super::{Inputs, Tape};
-use crate::engine::address::AddressSet;
+use crate::engine::address::AddressMap;
 use crate::engine::Value;
 use crate::error::Error;
 use crate::optim::Optimizer;
 use crate::threads::check_threads;
-use crate::watch::{data_writes, grad_marks};
+use crate::watch::{data_writes, grad_marks, set_trainings};
 
 thread_local! {
     /// The parameters whose `Value`s a live `Training` on this thread has not written
-    /// yet, with the id of its tape: another tape must not read them (see
-    /// [`Tape::check_not_held`]).
+    /// yet, with the id of its tape and its numbers for them: another tape must not
+    /// read them (see [`Tape::check_not_held`]), and their `data()` reads the
+    /// training's numbers (see [`trained_data`]).
     static HELD: RefCell<Held> = const {
         RefCell::new(Held {
             trainings: Vec::new(),
@@ -34,23 +36,82 @@ thread_local! {
 /// How many tapes [`Held::cleared`] remembers.
 const CLEARED: usize = 16;
 
-/// What [`HELD`] holds: the live trainings' parameters by tape id, and the tapes found
-/// to hold none of them since they last changed (a tape's leaves never change, so it
-/// need not look again: a look is a hash look-up per leaf, 26K for MNIST, on every
-/// run).
+/// What [`HELD`] holds: the live trainings, and the tapes found to hold none of their
+/// parameters since they last changed (a tape's leaves never change, so it need not
+/// look again: a look is a hash look-up per leaf, 26K for MNIST, on every run).
 struct Held {
-    trainings: Vec<(u64, AddressSet)>,
+    trainings: Vec<Holding>,
     cleared: Vec<u64>,
+}
+
+/// A live training in [`HELD`], from its first step until it writes its parameters'
+/// `Value`s.
+struct Holding {
+    /// The id of its tape.
+    tape: u64,
+    /// Each parameter's node and its place in the optimiser's order (the last place of
+    /// a node listed twice: after a step every place of a node holds the same number).
+    places: AddressMap<u32>,
+    /// The training's current numbers for its parameters, in the optimiser's order:
+    /// the tape's own, shared, not copied. `None` while a step changes them.
+    numbers: Option<Rc<Vec<f64>>>,
+    /// The parameters' data when their `Value`s were last read or written, in the
+    /// same order: a node whose data differs was written while the training lived,
+    /// and keeps that write when it ends.
+    before: Vec<f64>,
 }
 
 impl Held {
     /// Changes the trainings by `change`; every tape must look again.
-    fn change(change: impl FnOnce(&mut Vec<(u64, AddressSet)>)) {
+    fn change(change: impl FnOnce(&mut Vec<Holding>)) {
         HELD.with_borrow_mut(|held| {
             change(&mut held.trainings);
             held.cleared.clear();
+            set_trainings(held.trainings.len(), trained_data);
         });
     }
+
+    /// Gives the training of `tape` its current numbers (`None`: it is changing them).
+    fn share(tape: u64, numbers: Option<Rc<Vec<f64>>>) {
+        HELD.with_borrow_mut(|held| {
+            if let Some(h) = held.trainings.iter_mut().find(|h| h.tape == tape) {
+                h.numbers = numbers;
+            }
+        });
+    }
+
+    /// Takes the training of `tape` out (its `Value`s are being written), returning
+    /// its `before`.
+    fn release(tape: u64) -> Vec<f64> {
+        let mut before = Vec::new();
+        Held::change(|trainings| {
+            if let Some(i) = trainings.iter().position(|h| h.tape == tape) {
+                before = trainings.swap_remove(i).before;
+            }
+        });
+        before
+    }
+}
+
+/// What [`Value::data`] gives for the node at `node` whose own data is `stored`: the
+/// number a live training holds for it, unless the node was written while the training
+/// lived (the training's end keeps that write) or the training is in the middle of a
+/// step (an optimiser without a `step_numbers` of its own steps through the `Value`s).
+/// `stored` for a node no training holds.
+pub(crate) fn trained_data(node: *const (), stored: f64) -> f64 {
+    HELD.with_borrow(|held| {
+        for h in &held.trainings {
+            if let Some(&i) = h.places.get(&node) {
+                let i = i as usize;
+                let trained = h.numbers.as_ref().and_then(|numbers| numbers.get(i));
+                return match (trained, h.before.get(i)) {
+                    (Some(&trained), Some(b)) if b.to_bits() == stored.to_bits() => trained,
+                    _ => stored,
+                };
+            }
+        }
+        stored
+    })
 }
 
 /// Steps of an optimiser on a [`Tape`]'s numbers, the parameters' `Value`s left as they
@@ -63,16 +124,20 @@ impl Held {
 /// the `Training`, writes them into the parameters' `Value`s, data and grads, as the
 /// last `flush_and_step` would have left them.
 ///
-/// **While it lives, the parameters' `Value`s hold their data from before the
-/// training.** The tape and the optimiser are borrowed, so they cannot be used around
-/// it; evaluate through [`evaluate_batch`](Training::evaluate_batch), which runs on the
-/// trained numbers. Another tape over the same parameters refuses to run until the
-/// training has written them (an error naming the leaf), and so do the model's
-/// `forward`, `forward_f64` and `save` (an error naming `finish()`); a parameter's own
-/// `data()` still gives the number from before: finish the training first. Writing a
+/// **While it lives, the parameters' nodes hold their data from before the training**;
+/// a parameter's own [`data()`](Value::data) (and its `{:?}`) reads the training's
+/// current number, what `finish` will write, but its [`grad()`](Value::grad) is the
+/// grad its node had before the training (the training's last step's gradient is
+/// written at its end). The tape and the optimiser are borrowed, so they cannot be used
+/// around it; evaluate through [`evaluate_batch`](Training::evaluate_batch), which runs
+/// on the trained numbers. A graph built from the parameters by hand (`&w * 2.0`,
+/// `Value::neuron`) reads their data through `data()`, so it computes with the
+/// training's numbers too. Another tape over the same parameters refuses to run until
+/// the training has written them (an error naming the leaf), and so do the model's
+/// `forward`, `forward_f64` and `save` (an error naming `finish()`). Writing a
 /// `Value`'s data meanwhile (`set_data`, an optimiser's `step`) is refused by the next
 /// step (see [`step`](Training::step)), because the training's numbers would overwrite
-/// it, and [`finish`](Training::finish) keeps it.
+/// it, and [`finish`](Training::finish) keeps it (as `data()` then gives it).
 ///
 /// ```
 /// use micrograd::prelude::*;
@@ -85,7 +150,8 @@ impl Held {
 /// for _ in 0..3 {
 ///     training.step(&input, &[[1.0], [2.0]])?;   // d (w x) / dw = x, summed: 3
 /// }
-/// assert_eq!(w.data(), 3.0);                     // not written yet
+/// assert_eq!(w.data(), training.params()[0]);    // the training's number
+/// assert_eq!(w.grad(), 0.0);                     // the node's, not written yet
 /// training.finish();
 /// assert_eq!(w.data(), 3.0 - 0.1 * 3.0 - 0.1 * 3.0 - 0.1 * 3.0);
 /// assert_eq!(w.grad(), 3.0);                     // the gradient of the last step
@@ -99,11 +165,12 @@ pub struct Training<'a, O: Optimizer + ?Sized> {
     /// means a `Value` was written (or marked) meanwhile.
     writes: u64,
     marks: u64,
-    /// Whether a step was taken since the `Value`s were last written.
+    /// Whether a step was taken since the `Value`s were last written (then the
+    /// training is in [`HELD`]).
     unwritten: bool,
     /// The parameters' data when the `Value`s were last read or written: a `Value`
     /// whose data differs at the end was written while the training lived, and keeps
-    /// that write.
+    /// that write. (In [`HELD`] while the training is: empty here then.)
     before: Vec<f64>,
 }
 
@@ -127,7 +194,7 @@ impl Tape {
         self.check_per_sample()?;
         self.load_params(opt.params())?;
         Ok(Training {
-            before: opt.params().iter().map(Value::data).collect(),
+            before: opt.params().iter().map(Value::stored_data).collect(),
             tape: self,
             opt,
             threads,
@@ -166,14 +233,24 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
     ) -> Result<Vec<f64>, Error> {
         self.check_unwritten()?;
         let losses = self.tape.accumulate_batch(inputs, samples, self.threads)?;
-        if !self.unwritten {
-            let held = self.opt.params().iter().map(Value::address).collect();
-            Held::change(|h| h.push((self.tape.id, held)));
+        if self.unwritten {
+            // (The tape's numbers are the step's until it ends: changed in place.)
+            Held::share(self.tape.id, None);
+        } else {
+            let places = (0..).zip(self.opt.params());
+            let holding = Holding {
+                tape: self.tape.id,
+                places: places.map(|(i, p)| (p.address(), i)).collect(),
+                numbers: None,
+                before: std::mem::take(&mut self.before),
+            };
+            Held::change(|h| h.push(holding));
         }
         self.unwritten = true;
         let (tape, opt, threads) = (&mut *self.tape, &mut *self.opt, self.threads);
         match catch_unwind(AssertUnwindSafe(|| tape.step_numbers(opt, threads))) {
             Ok(Ok(())) => {
+                Held::share(self.tape.id, Some(self.tape.plan.shared_data()));
                 // (An optimiser without a `step_numbers` of its own steps through its
                 // parameters' `Value`s and puts them back: those writes are the step's.)
                 self.writes = data_writes();
@@ -270,12 +347,13 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
     fn write_back(&mut self) {
         if self.unwritten {
             let params = self.opt.params();
+            let mut before = Held::release(self.tape.id);
             // The writes made meanwhile: put back after the pass, grads as trained.
             let kept: Vec<(usize, f64)> = match data_writes() == self.writes {
                 true => Vec::new(),
-                false => (params.iter().zip(&self.before).enumerate())
-                    .filter(|(_, (p, b))| p.data().to_bits() != b.to_bits())
-                    .map(|(i, (p, _))| (i, p.data()))
+                false => (params.iter().zip(&before).enumerate())
+                    .filter(|(_, (p, b))| p.stored_data().to_bits() != b.to_bits())
+                    .map(|(i, (p, _))| (i, p.stored_data()))
                     .collect(),
             };
             self.tape.write_back(params);
@@ -283,10 +361,9 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
                 params[i].set_data(data);
             }
             self.unwritten = false;
-            let id = self.tape.id;
-            Held::change(|h| h.retain(|&(tape, _)| tape != id));
-            self.before.clear();
-            self.before.extend(params.iter().map(Value::data));
+            before.clear();
+            before.extend(params.iter().map(Value::stored_data));
+            self.before = before;
         }
         self.writes = data_writes();
     }
@@ -294,26 +371,21 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
 
 impl Tape {
     /// `Ok` unless one of this tape's leaves is a parameter that a live [`Training`] of
-    /// another tape holds (its `Value` still has the data from before the training).
+    /// another tape holds (the tape's copy of its data is from before the training).
     ///
     /// # Errors
     ///
     /// [`Error::InvalidInput`] naming the leaf.
     pub(super) fn check_not_held(&self) -> Result<(), Error> {
-        HELD.with_borrow_mut(|held| {
+        let held_leaf = HELD.with_borrow_mut(|held| {
             if held.trainings.is_empty() || held.cleared.contains(&self.id) {
-                return Ok(());
+                return None;
             }
-            let others = held.trainings.iter().filter(|(tape, _)| *tape != self.id);
-            for (_, params) in others {
-                if let Some(leaf) = self.leaves.iter().find(|l| params.contains(&l.address())) {
-                    return Err(Error::InvalidInput(format!(
-                        "leaf {} of this tape is a parameter that a Training on another \
-                         tape is stepping: its Value still holds the data from before the \
-                         training; finish() the Training first, or evaluate through \
-                         Training::evaluate_batch",
-                        leaf.label().unwrap_or_else(|| format!("{:?}", leaf.data()))
-                    )));
+            let others = held.trainings.iter().filter(|h| h.tape != self.id);
+            for h in others {
+                let held = |l: &&Value| h.places.contains_key(&l.address());
+                if let Some(leaf) = self.leaves.iter().find(held) {
+                    return Some(leaf.clone());
                 }
             }
             // (A few tapes at most, unless tapes are compiled again and again.)
@@ -321,15 +393,30 @@ impl Tape {
                 held.cleared.clear();
             }
             held.cleared.push(self.id);
-            Ok(())
-        })
+            None
+        });
+        // (Named out of the registry's borrow: `data()` looks in it.)
+        match held_leaf {
+            None => Ok(()),
+            Some(leaf) => Err(Error::InvalidInput(format!(
+                "leaf {} of this tape is a parameter that a Training on another tape is \
+                 stepping: this tape's copy of it is from before the training; finish() \
+                 the Training first, or evaluate through Training::evaluate_batch",
+                name(&leaf)
+            ))),
+        }
     }
 }
 
-/// `Ok` unless one of `params` is held by a live [`Training`] on this thread (its
-/// `Value` still has the data from before the training): what a model checks before it
-/// reads its parameters (`forward`, `save`). One thread-local look when no training is
-/// live.
+/// A value's label, or else its data, for an error.
+fn name(v: &Value) -> String {
+    v.label().unwrap_or_else(|| format!("{:?}", v.data()))
+}
+
+/// `Ok` unless one of `params` is held by a live [`Training`] on this thread (its node
+/// still has the data from before the training, which a graph built from it would
+/// compute with): what a model checks before it reads its parameters (`forward`,
+/// `save`). One thread-local look when no training is live.
 ///
 /// # Errors
 ///
@@ -337,27 +424,26 @@ impl Tape {
 pub(crate) fn check_not_training<'v>(
     params: impl IntoIterator<Item = &'v Value>,
 ) -> Result<(), Error> {
-    HELD.with_borrow(|held| {
+    let held_param = HELD.with_borrow(|held| {
         if held.trainings.is_empty() {
-            return Ok(());
+            return None;
         }
-        for p in params {
-            if held
-                .trainings
-                .iter()
-                .any(|(_, set)| set.contains(&p.address()))
-            {
-                return Err(Error::InvalidInput(format!(
-                    "parameter {} is held by a live tape::Training: its Value still has the \
-                     data from before the training, the trained numbers are in the tape; \
-                     finish() the Training first, or evaluate through \
-                     Training::evaluate_batch",
-                    p.label().unwrap_or_else(|| format!("{:?}", p.data()))
-                )));
-            }
-        }
-        Ok(())
-    })
+        let held = |p: &&Value| {
+            let node = p.address();
+            held.trainings.iter().any(|h| h.places.contains_key(&node))
+        };
+        params.into_iter().find(held)
+    });
+    match held_param {
+        None => Ok(()),
+        Some(p) => Err(Error::InvalidInput(format!(
+            "parameter {} is held by a live tape::Training: its node still has the data \
+             from before the training (data() gives the trained number, the node is \
+             written when the training ends); finish() the Training first, or evaluate \
+             through Training::evaluate_batch",
+            name(p)
+        ))),
+    }
 }
 
 impl<O: Optimizer + ?Sized> Drop for Training<'_, O> {

@@ -52,7 +52,7 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
             &[
                 "Some(op) => 0.0 + op.local_grads(0.0, 0.0, out.data, NO_CONSTS).0 * out.grad,",
                 "b.add_grad(g);",
-                "w.add_grad(xd * g);",
+                "node.add_grad(xd * g);",
                 "x.add_grad(wd * g);",
             ],
         ),
