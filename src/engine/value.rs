@@ -434,9 +434,9 @@ impl Value {
         stored
     }
 
-    /// The data in the node itself: what the engine's own reads take (the ops' forward
-    /// values, the backward rules), without asking whether a live `Training` holds a
-    /// newer number for it (see [`watch`]).
+    /// The data in the node itself, without asking whether a live `Training` holds a
+    /// newer number for it (see [`watch`]): what a `Training` compares to see whether
+    /// a node was written while it lived.
     #[inline]
     pub(crate) fn stored_data(&self) -> f64 {
         self.0.borrow().data
