@@ -45,15 +45,13 @@ impl Value {
                 got: inputs_list.len(),
             });
         }
-        // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
-        // for every b but -0.0 with no products, where both engines here give 0.0).
-        // (`data()` for each weight and input, with one look for a live `Training`
-        // for the whole neuron instead of one for each read.)
-        let live = watch::trainings_live();
-        let mut sum = 0.0 + params.bias().data_if(live);
-        for (w, x) in weights.iter().zip(inputs_list) {
-            sum += w.data_if(live) * x.data_if(live);
-        }
+        // (`data()` of each weight and input, with one look for a live `Training` for
+        // the whole neuron: each case is its own loop.)
+        let terms = weights.iter().zip(inputs_list);
+        let sum = match watch::trainings_live() {
+            true => weighted_sum::<true>(params.bias(), terms),
+            false => weighted_sum::<false>(params.bias(), terms),
+        };
         // An overflowed sum stays a node of its own, so that `try_backward` reports it
         // as it would in Python's graph (`tanh(inf)` is 1 and would hide it).
         let separate = act.op().filter(|_| !sum.is_finite());
@@ -107,23 +105,53 @@ fn rule(out: &Node) {
     }
 }
 
+/// `b + w0·x0 + w1·x1 + ...`, the data read as `data()` reads it (`LIVE`: whether a
+/// `Training` is live, see [`Value::data_if`]).
+#[inline(always)]
+fn weighted_sum<'a, const LIVE: bool>(
+    b: &Value,
+    terms: impl Iterator<Item = (&'a Value, &'a Value)>,
+) -> f64 {
+    // Python: sum(..., self.b) starts from b; Rust's `sum()` from 0.0 + b (same bits
+    // for every b but -0.0 with no products, where both engines here give 0.0).
+    let mut sum = 0.0 + b.data_if(LIVE);
+    for (w, x) in terms {
+        sum += w.data_if(LIVE) * x.data_if(LIVE);
+    }
+    sum
+}
+
 /// `b.grad += g`, then for each term `w.grad += x.data * g; x.grad += w.data * g`.
 fn add_terms<'a>(g: f64, b: &Value, terms: impl Iterator<Item = (&'a Value, &'a Value)>) {
+    // (`data()` of each weight and input, with one look for a live `Training`: each
+    // case is its own loop.)
+    match watch::trainings_live() {
+        true => add_terms_reading::<true>(g, b, terms),
+        false => add_terms_reading::<false>(g, b, terms),
+    }
+}
+
+/// [`add_terms`], the data read as `data()` reads it (`LIVE`: whether a `Training` is
+/// live, see [`Value::data_if`]).
+#[inline(always)]
+fn add_terms_reading<'a, const LIVE: bool>(
+    g: f64,
+    b: &Value,
+    terms: impl Iterator<Item = (&'a Value, &'a Value)>,
+) {
     // Python (sum, as + nodes): self.grad += out.grad
     b.add_grad(g);
-    // (`data()` of each weight and input, with one look for a live `Training`.)
-    let live = watch::trainings_live();
     for (w, x) in terms {
         // Python (*): self.grad += other.data * out.grad; other.grad += self.data * out.grad
         // (`w`'s data read in the same borrow as its grad is written: one borrow fewer a
         // term, the same numbers, also where `w` is `x`.)
-        let xd = x.data_if(live);
+        let xd = x.data_if(LIVE);
         let stored = {
             let mut node = w.0.borrow_mut();
             node.add_grad(xd * g);
             node.data
         };
-        let wd = match live {
+        let wd = match LIVE {
             true => watch::trained_data(w.address(), stored),
             false => stored,
         };
