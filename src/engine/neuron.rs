@@ -17,7 +17,6 @@
 //! to raise when it is built and lower when it is dropped. Where the graph is shown or
 //! compiled, [`Value::expand`] gives the node its own list `[b, w0, x0, ...]` again.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use super::op::{Act, Op};
@@ -29,17 +28,13 @@ use crate::Error;
 pub(crate) struct NeuronParams {
     /// `[b, w0, w1, ...]`.
     pub(crate) values: Box<[Value]>,
-    /// Whether all of them are leaves (a leaf stays one): `backward()` then skips them
-    /// in its sweeps (see [`Parents::walked`]).
-    pub(crate) leaves: bool,
 }
 
 impl NeuronParams {
     /// The parameters `[bias, weights...]`.
     pub(crate) fn new(bias: &Value, weights: &[Value]) -> NeuronParams {
         let values: Box<[Value]> = std::iter::once(bias).chain(weights).cloned().collect();
-        let leaves = values.iter().all(|v| v.node().op == Op::Leaf);
-        NeuronParams { values, leaves }
+        NeuronParams { values }
     }
 
     /// The bias `b`.
@@ -57,21 +52,12 @@ impl NeuronParams {
 pub(crate) struct NeuronInputs {
     /// `[x0, x1, ...]`.
     pub(crate) values: Vec<Value>,
-    /// How many of the nodes holding this list `backward()` has counted and not yet
-    /// run (0 outside `backward()`): for its counting sweep the list is one consumer of
-    /// each of its values, whose count the last of those nodes lowers (`backward.rs`,
-    /// `Rest::List`). A layer of 16 neurons is then 16 + 16 steps of the sweeps, not
-    /// 16 · 16.
-    pub(crate) pending: Cell<u32>,
 }
 
 impl NeuronInputs {
     /// The list `values`, to share.
     pub(crate) fn new(values: Vec<Value>) -> Rc<NeuronInputs> {
-        Rc::new(NeuronInputs {
-            values,
-            pending: Cell::new(0),
-        })
+        Rc::new(NeuronInputs { values })
     }
 }
 

@@ -124,30 +124,6 @@ impl Parents {
         }
     }
 
-    /// Whether a list that [`walked`](Parents::walked) goes through is shared with other
-    /// nodes (a neuron's inputs, shared by its layer; its parameters, by every sample).
-    #[inline]
-    pub(crate) fn shares_walked_lists(&self) -> bool {
-        match self {
-            Parents::Neuron(params, inputs) => {
-                Rc::strong_count(inputs) > 1 || (!params.leaves && Rc::strong_count(params) > 1)
-            }
-            _ => false,
-        }
-    }
-
-    /// The parents `backward()`'s sweeps visit, in [`all`](Parents::all)'s order: all
-    /// but a neuron's parameters when they are all leaves. A leaf is never pushed, and
-    /// the sweeps that count and release a node's parents skip the same ones, so no
-    /// order changes; a network's weights are then not touched by the sweeps at all.
-    #[inline]
-    pub(crate) fn walked(&self) -> Walk<'_> {
-        match self {
-            Parents::Neuron(params, inputs) if params.leaves => Walk::Slice(inputs.values.iter()),
-            _ => self.all(),
-        }
-    }
-
     /// The constant operand and its side, for a [`Parents::Constant`] node.
     #[inline]
     pub(crate) fn constant(&self) -> Option<(f64, Side)> {
@@ -194,9 +170,10 @@ pub(crate) struct Node {
     pub(crate) parents: ManuallyDrop<Parents>,
     /// The operation that produced this node (Python's `self._op`).
     pub(crate) op: Op,
-    /// How many consumers of this node still have to run their backward rule; zero
-    /// outside of `backward`.
-    pub(crate) pending: u32,
+    /// Whether `backward()` has put this node in its topological order (Python's
+    /// `v in visited`); false outside of `backward`, which clears it as it runs the
+    /// node's rule.
+    pub(crate) visited: bool,
     /// Whether this is a constant the engine made from an `f64` operand (the `2.0` in
     /// `&x * 2.0`): a leaf no one but its one consumer holds. Anomaly detection does
     /// not report its gradient, which no one reads.
@@ -323,7 +300,7 @@ impl Value {
             grad: 0.0,
             parents: ManuallyDrop::new(Parents::None),
             op: Op::Leaf,
-            pending: 0,
+            visited: false,
             hidden,
             requires_grad: true,
             constant_rule_ran: Cell::new(false),
@@ -359,7 +336,7 @@ impl Value {
             grad: 0.0,
             parents: ManuallyDrop::new(parents),
             op,
-            pending: 0,
+            visited: false,
             hidden: false,
             requires_grad,
             constant_rule_ran: Cell::new(false),
