@@ -213,9 +213,13 @@ fn build_topo(root: &Value, check: bool) -> (Vec<Value>, Option<Error>) {
                     error = constant_anomaly(c);
                 }
                 stack.push(Visit::Append(v.clone()));
-                let children = stack.len();
-                stack.extend(node.parents.all().map(|child| Visit::Enter(child.clone())));
-                stack[children..].reverse();
+                // (Pushed last to first, so popped first to last; a child visited already
+                // would be skipped when popped, so it is not pushed.)
+                for child in node.parents.all().rev() {
+                    if !child.node().visited {
+                        stack.push(Visit::Enter(child.clone()));
+                    }
+                }
             }
             Visit::Append(v) => {
                 if check && error.is_none() {

@@ -57,6 +57,8 @@ pub(crate) enum Walk<'a> {
         terms: std::iter::Zip<std::slice::Iter<'a, Value>, std::slice::Iter<'a, Value>>,
         /// The input of the pair whose weight was given last.
         second: Option<&'a Value>,
+        /// From the back: the weight of the pair whose input was given last.
+        last: Option<&'a Value>,
     },
 }
 
@@ -71,13 +73,42 @@ impl<'a> Iterator for Walk<'a> {
                 first,
                 terms,
                 second,
+                last,
             } => {
                 if let Some(v) = first.take().or_else(|| second.take()) {
                     return Some(v);
                 }
-                let (w, x) = terms.next()?;
+                let Some((w, x)) = terms.next() else {
+                    return last.take();
+                };
                 *second = Some(x);
                 Some(w)
+            }
+        }
+    }
+}
+
+impl<'a> DoubleEndedIterator for Walk<'a> {
+    /// The parents from the last: `backward()` pushes them so onto its stack, to visit
+    /// them from the first.
+    #[inline]
+    fn next_back(&mut self) -> Option<&'a Value> {
+        match self {
+            Walk::Slice(values) => values.next_back(),
+            Walk::Terms {
+                first,
+                terms,
+                second,
+                last,
+            } => {
+                if let Some(w) = last.take() {
+                    return Some(w);
+                }
+                let Some((w, x)) = terms.next_back() else {
+                    return second.take().or_else(|| first.take());
+                };
+                *last = Some(w);
+                Some(x)
             }
         }
     }
@@ -119,6 +150,7 @@ impl Parents {
                 first: Some(params.bias()),
                 terms: params.weights().iter().zip(inputs.values.iter()),
                 second: None,
+                last: None,
             },
             _ => Walk::Slice(self.as_slice().iter()),
         }
