@@ -193,7 +193,7 @@ impl Value {
             grad: 0.0,
             parents: std::mem::ManuallyDrop::new(parents),
             op: Op::Custom,
-            pending: 0,
+            visited: false,
             hidden: false,
             requires_grad,
             constant_rule_ran: std::cell::Cell::new(false),

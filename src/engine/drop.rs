@@ -14,18 +14,6 @@
 //! `Rc::try_unwrap` it would be copied twice and its fields dropped through two more
 //! calls). What each of these saves on the chain `y = &y * 1.0` is in
 //! `docs/benchmarks.md`.
-//!
-//! A drop that frees a large graph (at least [`TIDY_AFTER`] nodes) then asks the
-//! allocator for one block of 4 KiB and gives it back ([`tidy_heap`]). That is for
-//! glibc's `malloc`, Linux's usual allocator: it keeps freed blocks of a node's size in
-//! last-in-first-out lists, and hands them out again in an order that, for a chain of a
-//! million nodes built again after its drop, scatters every other graph's nodes so that
-//! walking it misses the caches at each node; a request of this size makes it first
-//! merge those blocks into contiguous free memory, from which the next graph's nodes
-//! are laid out in the order they are built. The merging costs more than the scatter
-//! costs a graph that fits in the last-level cache, hence the threshold (the
-//! measurements are in `docs/benchmarks.md`, "The chain"). Other allocators see one
-//! small allocation and free, nothing more.
 
 use std::rc::Rc;
 
@@ -46,9 +34,7 @@ impl Drop for Node {
 fn free(parents: Parents) {
     let mut stack: Vec<Value> = Vec::new();
     let mut next = push_parents(&mut stack, parents).or_else(|| stack.pop());
-    let mut freed = 0usize;
     while let Some(mut value) = next {
-        freed += 1;
         // Only the last handle to a node can open it; any other handle just drops. (No
         // `Weak` to a node is ever made, so the last handle always opens it.)
         let carried = match Rc::get_mut(&mut value.0) {
@@ -63,24 +49,6 @@ fn free(parents: Parents) {
         drop(value);
         next = carried.or_else(|| stack.pop());
     }
-    if freed >= TIDY_AFTER {
-        tidy_heap();
-    }
-}
-
-/// How many nodes one drop frees before it calls [`tidy_heap`]: 2^17, about 15 MB of
-/// glibc's 112-byte blocks: below it, the next graph's scattered nodes cost less than
-/// the merging (measured in `docs/benchmarks.md`, "The chain").
-const TIDY_AFTER: usize = 1 << 17;
-
-/// Asks the allocator for one block of 4 KiB and frees it: glibc's `malloc` serves a
-/// request of that size (past its per-thread caches and small-block lists) only after
-/// merging the small blocks freed so far into contiguous free memory (see the module
-/// docs).
-#[cold]
-#[inline(never)]
-fn tidy_heap() {
-    drop(std::hint::black_box(Vec::<u8>::with_capacity(4096)));
 }
 
 /// Pushes those of `parents` that must be opened; returns the last of them instead of

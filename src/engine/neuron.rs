@@ -9,7 +9,6 @@
 //! Where the graph is shown or compiled, [`Value::expand`] gives the node its own list
 //! `[b, w0, x0, ...]` again.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use super::op::Op;
@@ -19,8 +18,8 @@ use super::value::{Parents, Value};
 pub(crate) struct NeuronParams {
     /// `[b, w0, w1, ...]`.
     pub(crate) values: Box<[Value]>,
-    /// Whether all of them are leaves (a leaf stays one): `backward()` then skips them
-    /// in its sweeps (see [`Parents::walked`]).
+    /// Whether all of them are leaves (a leaf stays one): `backward()`'s `build_topo`
+    /// then does not visit them (see [`Parents::walked`]).
     pub(crate) leaves: bool,
 }
 
@@ -47,21 +46,12 @@ impl NeuronParams {
 pub(crate) struct NeuronInputs {
     /// `[x0, x1, ...]`.
     pub(crate) values: Vec<Value>,
-    /// How many of the nodes holding this list `backward()` has counted and not yet
-    /// run (0 outside `backward()`): for its counting sweep the list is one consumer of
-    /// each of its values, whose count the last of those nodes lowers (`backward.rs`,
-    /// `Rest::List`). A layer of 16 neurons is then 16 + 16 steps of the sweeps, not
-    /// 16 · 16.
-    pub(crate) pending: Cell<u32>,
 }
 
 impl NeuronInputs {
     /// The list `values`, to share.
     pub(crate) fn new(values: Vec<Value>) -> Rc<NeuronInputs> {
-        Rc::new(NeuronInputs {
-            values,
-            pending: Cell::new(0),
-        })
+        Rc::new(NeuronInputs { values })
     }
 }
 

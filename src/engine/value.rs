@@ -57,6 +57,8 @@ pub(crate) enum Walk<'a> {
         terms: std::iter::Zip<std::slice::Iter<'a, Value>, std::slice::Iter<'a, Value>>,
         /// The input of the pair whose weight was given last.
         second: Option<&'a Value>,
+        /// From the back: the weight of the pair whose input was given last.
+        last: Option<&'a Value>,
     },
 }
 
@@ -71,13 +73,42 @@ impl<'a> Iterator for Walk<'a> {
                 first,
                 terms,
                 second,
+                last,
             } => {
                 if let Some(v) = first.take().or_else(|| second.take()) {
                     return Some(v);
                 }
-                let (w, x) = terms.next()?;
+                let Some((w, x)) = terms.next() else {
+                    return last.take();
+                };
                 *second = Some(x);
                 Some(w)
+            }
+        }
+    }
+}
+
+impl<'a> DoubleEndedIterator for Walk<'a> {
+    /// The parents from the last: `backward()` pushes them so onto its stack, to visit
+    /// them from the first.
+    #[inline]
+    fn next_back(&mut self) -> Option<&'a Value> {
+        match self {
+            Walk::Slice(values) => values.next_back(),
+            Walk::Terms {
+                first,
+                terms,
+                second,
+                last,
+            } => {
+                if let Some(w) = last.take() {
+                    return Some(w);
+                }
+                let Some((w, x)) = terms.next_back() else {
+                    return second.take().or_else(|| first.take());
+                };
+                *last = Some(w);
+                Some(x)
             }
         }
     }
@@ -119,27 +150,16 @@ impl Parents {
                 first: Some(params.bias()),
                 terms: params.weights().iter().zip(inputs.values.iter()),
                 second: None,
+                last: None,
             },
             _ => Walk::Slice(self.as_slice().iter()),
         }
     }
 
-    /// Whether a list that [`walked`](Parents::walked) goes through is shared with other
-    /// nodes (a neuron's inputs, shared by its layer; its parameters, by every sample).
-    #[inline]
-    pub(crate) fn shares_walked_lists(&self) -> bool {
-        match self {
-            Parents::Neuron(params, inputs) => {
-                Rc::strong_count(inputs) > 1 || (!params.leaves && Rc::strong_count(params) > 1)
-            }
-            _ => false,
-        }
-    }
-
-    /// The parents `backward()`'s sweeps visit, in [`all`](Parents::all)'s order: all
-    /// but a neuron's parameters when they are all leaves. A leaf is never pushed, and
-    /// the sweeps that count and release a node's parents skip the same ones, so no
-    /// order changes; a network's weights are then not touched by the sweeps at all.
+    /// The parents `backward()`'s `build_topo` visits, in [`all`](Parents::all)'s
+    /// order: all but a neuron's parameters when they are all leaves. A leaf has no
+    /// rule to run, and leaving one out of `topo` moves no other node in it; a
+    /// network's weights are then not touched until their rules add to their grads.
     #[inline]
     pub(crate) fn walked(&self) -> Walk<'_> {
         match self {
@@ -194,9 +214,10 @@ pub(crate) struct Node {
     pub(crate) parents: ManuallyDrop<Parents>,
     /// The operation that produced this node (Python's `self._op`).
     pub(crate) op: Op,
-    /// How many consumers of this node still have to run their backward rule; zero
-    /// outside of `backward`.
-    pub(crate) pending: u32,
+    /// Whether `backward()` has put this node in its topological order (Python's
+    /// `v in visited`); false outside of `backward`, which clears it as it runs the
+    /// node's rule.
+    pub(crate) visited: bool,
     /// Whether this is a constant the engine made from an `f64` operand (the `2.0` in
     /// `&x * 2.0`): a leaf no one but its one consumer holds. Anomaly detection does
     /// not report its gradient, which no one reads.
@@ -323,7 +344,7 @@ impl Value {
             grad: 0.0,
             parents: ManuallyDrop::new(Parents::None),
             op: Op::Leaf,
-            pending: 0,
+            visited: false,
             hidden,
             requires_grad: true,
             constant_rule_ran: Cell::new(false),
@@ -359,7 +380,7 @@ impl Value {
             grad: 0.0,
             parents: ManuallyDrop::new(parents),
             op,
-            pending: 0,
+            visited: false,
             hidden: false,
             requires_grad,
             constant_rule_ran: Cell::new(false),

@@ -1,6 +1,6 @@
 //! Visiting every node of a graph once, with an explicit stack (no recursion).
 
-use super::address::{AddressMap, AddressSet};
+use super::address::AddressSet;
 use super::value::Value;
 
 /// Calls `f` once on `root` and once on every value it was computed from, parents
@@ -23,36 +23,6 @@ pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
     }
 }
 
-/// The values of the graph under `root` in the order [`Value::backward`] runs their
-/// rules: the root first, then each node once its last consumer in this graph has run
-/// (Kahn's algorithm with a stack, the second sweep of `backward.rs`). A reverse
-/// topological order, though not always `reversed(topo)`: where a value feeds three or
-/// more nodes the two orders may add its gradient's terms in another order, and float
-/// addition can then differ in the last digit. The tape and the stepper page follow this
-/// one, so they show what `backward()` computes, bit for bit.
-pub(crate) fn backward_order(root: &Value) -> Vec<Value> {
-    let mut pending: AddressMap<u32> = AddressMap::default();
-    for_each_node(root, |v| {
-        for p in v.node().parents() {
-            *pending.entry(p.address()).or_insert(0) += 1;
-        }
-    });
-    let mut order = Vec::with_capacity(pending.len() + 1);
-    let mut stack = vec![root.clone()];
-    while let Some(value) = stack.pop() {
-        for parent in value.node().parents() {
-            if let Some(n) = pending.get_mut(&parent.address()) {
-                *n -= 1;
-                if *n == 0 {
-                    stack.push(parent.clone());
-                }
-            }
-        }
-        order.push(value);
-    }
-    order
-}
-
 impl Value {
     /// The graph under this value in topological order: every value it was computed
     /// from, each once, every one after its parents, and this value last (so the leaves
@@ -64,10 +34,8 @@ impl Value {
     /// op took them (as Python's recursive `build_topo`), run with an explicit stack:
     /// linear in the size of the graph, at any depth.
     ///
-    /// [`backward`](Value::backward) itself runs the rules in another reverse
-    /// topological order (see `src/engine/backward.rs`). Both give every gradient; where
-    /// a value feeds three or more nodes, its gradient's terms may be added in another
-    /// order, and the last digit can differ from this loop's.
+    /// [`backward`](Value::backward) runs the rules in this order, reversed, so the loop
+    /// below gives its gradients bit for bit.
     ///
     /// ```
     /// use micrograd::Value;

@@ -1,11 +1,11 @@
 //! Compiling: flattening the graph under a root into a [`Program`], without recursion.
 //!
 //! The graph's nodes are listed by [`Value::topo`] (Python's `build_topo`, with its own
-//! stack, so a chain of millions of nodes compiles at a constant call depth). Then the
-//! order in which [`Value::backward`] runs their rules is replayed ([`backward_ranks`]),
-//! and the inner nodes are placed in the reverse of it, after the leaves: the program's
-//! backward loop, last node first, then adds each node's gradient contributions in the
-//! graph's order, which float addition needs for the same bits.
+//! stack, so a chain of millions of nodes compiles at a constant call depth), and
+//! [`Value::backward`] runs their rules in the reverse of that order ([`backward_ranks`]).
+//! The inner nodes are placed in that order, after the leaves: the program's backward
+//! loop, last node first, then adds each node's gradient contributions in the graph's
+//! order, which float addition needs for the same bits.
 //! [`Program::same_order_as_graph`] verifies that fusing kept it so; if not, the graph is
 //! compiled again without fusing.
 
@@ -14,7 +14,6 @@ use crate::engine::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
 use crate::engine::rules::{Arity, NO_CONSTS};
 use crate::engine::value::Node;
-use crate::engine::walk::backward_order;
 use crate::engine::Value;
 use crate::error::Error;
 
@@ -53,7 +52,7 @@ impl Program {
             )));
         }
         let uses = use_counts(&order);
-        let ranks = backward_ranks(root);
+        let ranks = backward_ranks(&order);
         let mut fused = fused_nodes(&order, &uses);
         for output in outputs {
             fused.remove(&output.address());
@@ -304,12 +303,12 @@ fn use_counts(order: &[Value]) -> AddressMap<u32> {
     uses
 }
 
-/// The position of each node's rule in [`Value::backward`]'s second sweep
-/// ([`backward_order`]).
-fn backward_ranks(root: &Value) -> AddressMap<u32> {
-    let order = backward_order(root);
+/// The position of each node's rule in [`Value::backward`]'s loop over the graph's
+/// topological order `order`: Python's `for v in reversed(topo)`.
+fn backward_ranks(order: &[Value]) -> AddressMap<u32> {
     order
         .iter()
+        .rev()
         .zip(0u32..)
         .map(|(v, i)| (v.address(), i))
         .collect()

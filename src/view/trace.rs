@@ -2,16 +2,13 @@
 //!
 //! The pass is Python's: `self.grad = 1`, then `v._backward()` for every `v` in reverse
 //! topological order, run here with the engine's own rules ([`Value::set_grad`],
-//! [`Value::backward_step`]), so custom ops step like built-in ones. The order is the
-//! one [`Value::backward`] runs the rules in (`backward_order`), so the last step shows
-//! `backward()`'s gradients bit for bit (Python's `reversed(topo)` can add a gradient's
-//! terms in another order where a value feeds three or more nodes). The graph's grads
-//! are put back as they were afterwards.
+//! [`Value::backward_step`]), so custom ops step like built-in ones, in the order
+//! [`Value::backward`] runs them, so the last step shows `backward()`'s gradients bit for
+//! bit. The graph's grads are put back as they were afterwards.
 
 use super::dot::op_label;
 use crate::engine::address::AddressMap;
 use crate::engine::op::Op;
-use crate::engine::walk::backward_order;
 use crate::engine::Value;
 
 /// One value of the graph.
@@ -95,7 +92,7 @@ impl Trace {
                 after: 1.0,
             }],
         }];
-        for v in backward_order(root) {
+        for v in topo.iter().rev() {
             let i = index[&v.address()];
             let mut parents = nodes[i].parents.clone();
             parents.sort_unstable();

@@ -266,9 +266,10 @@ type Chain = fn(usize) -> (f64, f64);
 
 /// The floor under any chain of this crate's design (one `Rc<RefCell<Node>>` a node): per link one
 /// `Rc<RefCell<_>>` allocation of this crate's node size (96 bytes) holding its parent,
-/// one walk down the chain adding the gradient (as `backward()`'s one sweep), then an
-/// iterative drop, and the heap tidied after it as this crate's drop does for a large
-/// graph (`src/engine/drop.rs`; so that no round merges another's freed nodes). No op,
+/// one walk down the chain adding the gradient (`backward()`'s loop, without its
+/// `build_topo`), then an iterative drop, and the heap tidied after it (a 4 KiB request,
+/// which makes glibc merge the freed nodes, so that no round is laid out in another's
+/// freed order). No op,
 /// no rule, no check: what any engine of that design pays before its own work.
 fn floor_chain(n: usize) -> (f64, f64) {
     struct Node {
