@@ -29,7 +29,8 @@
 //! it, the demo's step rebuilt every time took 15-20% longer).
 
 use super::op::Op;
-use super::value::{Node, Side, Value};
+use super::parents::Side;
+use super::value::{Node, Value};
 use crate::error::{Error, Pass};
 
 impl Value {

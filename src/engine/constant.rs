@@ -8,8 +8,9 @@
 //! compiler, which see the same graph as before.
 
 use super::op::Op;
+use super::parents::{Parents, Side};
 use super::rules::NO_CONSTS;
-use super::value::{BackwardFn, Node, Parents, Side, Value};
+use super::value::{BackwardFn, Node, Value};
 
 impl Value {
     /// Puts the leaf of a [`Parents::Constant`] node back (a no-op for any other node):

@@ -12,7 +12,8 @@
 use std::sync::Arc;
 
 use super::op::Op;
-use super::value::{Extra, Node, Parents, Value};
+use super::parents::Parents;
+use super::value::{Extra, Node, Value};
 
 /// A custom op's forward function: the parents' data → the node's data.
 type ForwardFn = dyn Fn(&[f64]) -> f64 + Send + Sync;

@@ -17,7 +17,8 @@
 
 use std::rc::Rc;
 
-use super::value::{Node, Parents, Value};
+use super::parents::Parents;
+use super::value::{Node, Value};
 
 impl Drop for Node {
     #[inline]

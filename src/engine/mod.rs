@@ -13,6 +13,7 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
+//! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
 //! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) | `__add__`, `__mul__`, `__neg__`, ... |
 //! | `activations.rs` | `relu`, `leaky_relu`, `tanh`, `sigmoid`, `softplus`, each with its rule | `relu()`, the lecture's `tanh()` |
 //! | `functions.rs` | `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan`, each with its rule | the lecture's `exp()` |
@@ -20,7 +21,7 @@
 //! | `piecewise.rs` | `abs`, `clamp`, `max`, `min`, each with its rule | |
 //! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure); `Sum`, `Product` | `Value(data, children, op)` |
 //! | `rules.rs` | what a rule is (numbers, C, text); the table from op code to rule, shared with the tape, the C and the stepper | |
-//! | `operators.rs` | `+ - * /` for `Value`, `&Value`, `f64` | `__radd__`, `__sub__`, `__truediv__`, ... |
+//! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `constant.rs` | a node that keeps an `f64` operand (made in `src/fast/`), shown as Python's leaf | `Value(other)` in `__mul__` |
 //! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`), shown as Python's `[b, w0, x0, ...]` | `Neuron.__call__` |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
@@ -98,6 +99,7 @@ pub(crate) mod neuron;
 pub(crate) mod op;
 mod operators;
 mod ops;
+pub(crate) mod parents;
 mod piecewise;
 mod powers;
 pub(crate) mod repr;

@@ -12,7 +12,8 @@
 use std::rc::Rc;
 
 use super::op::Op;
-use super::value::{Parents, Value};
+use super::parents::Parents;
+use super::value::Value;
 
 /// A neuron's parameters `[b, w0, w1, ...]`, shared by every node the neuron makes.
 pub(crate) struct NeuronParams {

@@ -9,8 +9,9 @@
 //! boxing one allocates nothing.
 
 use super::op::Op;
+use super::parents::Parents;
 use super::rules::{Consts, NO_CONSTS};
-use super::value::{BackwardFn, Node, Parents, Value};
+use super::value::{BackwardFn, Node, Value};
 
 impl Value {
     /// The node `out` of the one-parent op `op` on `self`, with its constants `c`

@@ -15,8 +15,9 @@
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 use crate::engine::op::Op;
+use crate::engine::parents::{Parents, Side};
 use crate::engine::rules::NO_CONSTS;
-use crate::engine::value::{BackwardFn, Node, Parents, Side};
+use crate::engine::value::{BackwardFn, Node};
 use crate::watch;
 use crate::Value;
 

@@ -18,8 +18,9 @@ use std::rc::Rc;
 
 use crate::engine::neuron::{NeuronInputs, NeuronParams};
 use crate::engine::op::{Act, Op};
+use crate::engine::parents::Parents;
 use crate::engine::rules::NO_CONSTS;
-use crate::engine::value::{Node, Parents};
+use crate::engine::value::Node;
 use crate::watch;
 use crate::{Error, Value};
 
