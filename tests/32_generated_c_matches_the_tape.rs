@@ -797,7 +797,7 @@ fn a_name_with_capitals_links() {
 
 // Names the C cannot take are refused, the error saying which names work: "_" gave
 // `typedef double __real;` (reserved), "dot" and "layer16" functions named as the C's
-// own helpers, an input group "params" a second `NAME_set_params`.
+// own static functions, an input group "params" a second `NAME_set_params`.
 #[test]
 fn names_the_c_cannot_take_are_refused_with_the_names_that_work() {
     let (x, w) = (Value::new(0.5), Value::new(-0.25));

@@ -96,7 +96,7 @@ fn undefined(nm: &str, object: &Path) -> Vec<String> {
 
 /// Writes `code` into a folder of its own and compiles it with every compiler. For the
 /// Cortex-M4, checks what the object needs from outside: math.h's functions in the
-/// code's precision (`expf` for float), and for double the soft-double helpers of
+/// code's precision (`expf` for float), and for double the soft-double routines of
 /// libgcc (`__aeabi_dadd`, ...: the M4's FPU is single precision); no `memcpy`, no
 /// `memset`, nothing else of the C library.
 fn compiles_everywhere(code: &CCode, what: &str, precision: Precision) {
@@ -127,7 +127,7 @@ type Model = (
 
 /// Graphs at the edges of what the generator takes: no parameters, no inputs, an empty
 /// input group, a leaf that needs no gradient, only constants, a capitalised name; and a
-/// model of every helper (layers of 16, sigmoid, powi, abs).
+/// model of every static function of the C (layers of 16, sigmoid, powi, abs).
 fn odd_models() -> Vec<Model> {
     let x = Value::new(0.5);
     let w = Value::new(-0.25);
@@ -135,7 +135,7 @@ fn odd_models() -> Vec<Model> {
     let model = MLP::new(3, &[16, 2], &mut PythonRandom::seed(3));
     let xs: Vec<Value> = (0..3).map(|_| Value::new(0.0)).collect();
     let logits = model.forward(&xs).unwrap();
-    let helpers = (logits[0].sigmoid() + logits[1].powi(3) + logits[1].abs()) * &w;
+    let uses_each = (logits[0].sigmoid() + logits[1].powi(3) + logits[1].abs()) * &w;
     let compile = |v: &Value| Tape::compile(v).unwrap();
     vec![
         // x * 2.0: nothing to train
@@ -172,7 +172,7 @@ fn odd_models() -> Vec<Model> {
         ("constants", compile(&(&frozen * 2.0)), vec![], None),
         (
             "MyNet",
-            Tape::compile_with_outputs(&helpers, &logits).unwrap(),
+            Tape::compile_with_outputs(&uses_each, &logits).unwrap(),
             vec![("xs", xs)],
             Some([model.parameters(), vec![w.clone()]].concat()),
         ),

@@ -328,8 +328,8 @@ impl Program<'_> {
                 r.num(0.0)
             );
         }
-        for &helper in &r.helpers {
-            c += &r.helper_source(helper);
+        for &function in &r.c_functions {
+            c += &r.c_function_source(function);
             c += "\n";
         }
         // (The tables are named by the group's number: a name could make `spans_<group>`

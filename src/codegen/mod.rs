@@ -39,7 +39,7 @@
 //! | `mod.rs` | [`CodeGen`]: naming the inputs and parameters; [`CCode`] |
 //! | `listing.rs` | the [`Program`](crate::program::Program)'s instructions as plain numbers |
 //! | `plan.rs` | each leaf's role, which nodes need gradients, the buffer's layout |
-//! | `ops.rs` | numbers, math calls and helpers as C of one precision (each op's own C is written with its rule in `src/engine/`) |
+//! | `ops.rs` | numbers, math calls and static functions as C of one precision (each op's own C is written with its rule in `src/engine/`) |
 //! | `source.rs` | the C source: forward, backward, updates |
 //! | `inference.rs` | the inference C ([`CodeGen::inference`]): its header and source |
 //! | `header.rs` | the C header |
@@ -204,7 +204,7 @@ impl<'t> CodeGen<'t> {
     /// - [`Error::NotOnTape`] if an input or parameter is not a leaf of the tape;
     /// - [`Error::InvalidInput`] if a name is not one the C can take (ASCII letters and
     ///   digits, starting with a letter, in words joined by single `_`; the C's name not
-    ///   `dot` nor `layer` and digits, its helpers' prefixes; no input group `params`), a
+    ///   `dot` nor `layer` and digits, its static functions' prefixes; no input group `params`), a
     ///   leaf is named twice
     ///   (in two groups, or as an input and a parameter), or a parameter needs no
     ///   gradient ([`Value::no_grad`]) in training C.
@@ -396,7 +396,7 @@ fn identifier(what: &str, name: &str) -> Result<(), Error> {
 }
 
 /// Checks that the C's name is an [`identifier`] whose functions are not the C's own
-/// helpers: `NAME_backward` would be the helper `dot_backward` for `dot`, and
+/// static functions: `NAME_backward` would be the function `dot_backward` for `dot`, and
 /// `layer16_backward` for `layer16`.
 fn c_name(name: &str) -> Result<(), Error> {
     identifier("the C name", name)?;
@@ -405,7 +405,7 @@ fn c_name(name: &str) -> Result<(), Error> {
         .is_some_and(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit()));
     if name == "dot" || layer {
         return Err(Error::InvalidInput(format!(
-            "the C name {name:?} would give functions the names of the C's own helpers \
+            "the C name {name:?} would give functions the names of the C's own static functions \
              (`dot`, `dot_backward`, `layer16`, `layer16_backward`, ...): any other name \
              of letters and digits in words joined by single `_` works"
         )));

@@ -1,5 +1,5 @@
 //! The C of the engine's ops, in `double` or `float`: numbers, math calls and the small
-//! helper functions. Each op's own C (its forward value and its local derivatives) is
+//! static functions. Each op's own C (its forward value and its local derivatives) is
 //! written with its Rust rule (`src/engine/*.rs`, the same operations in the same
 //! order, so that the C computes the same numbers bit for bit), through [`CWriter`].
 
@@ -21,20 +21,20 @@ pub enum Precision {
 }
 
 /// The small C functions that some ops need, written into the source only when used.
-pub(super) use crate::engine::rules::CHelper as Helper;
+pub(super) use crate::engine::rules::CFunction;
 
 /// Writes numbers, math calls and op formulas as C of one [`Precision`], noting the
-/// helpers they use.
+/// static functions they use.
 pub(super) struct Real {
     pub(super) precision: Precision,
-    pub(super) helpers: BTreeSet<Helper>,
+    pub(super) c_functions: BTreeSet<CFunction>,
 }
 
 impl Real {
     pub(super) fn new(precision: Precision) -> Real {
         Real {
             precision,
-            helpers: BTreeSet::new(),
+            c_functions: BTreeSet::new(),
         }
     }
 
@@ -94,12 +94,12 @@ impl Real {
         op.c_local_grads(self, operands, c)
     }
 
-    /// The C definition of `helper`, with a comment naming the Rust it mirrors.
-    pub(super) fn helper_source(&self, helper: Helper) -> String {
+    /// The C definition of `function`, with a comment naming the Rust it mirrors.
+    pub(super) fn c_function_source(&self, function: CFunction) -> String {
         let n = |x: f64| self.num(x);
         let (zero, one) = (n(0.0), n(1.0));
-        match helper {
-            Helper::Logistic => format!(
+        match function {
+            CFunction::Logistic => format!(
                 "/* 1 / (1 + e^-x) in two branches, so that e^-x never overflows\n   \
                  (activations.rs: logistic) */\n\
                  static real logistic(real x) {{\n    \
@@ -110,7 +110,7 @@ impl Real {
                 self.call("exp", "-x"),
                 self.call("exp", "x")
             ),
-            Helper::Powi => format!(
+            CFunction::Powi => format!(
                 "/* x^n by repeated squaring: Rust's powi (compiler-rt's __powidf2),\n   \
                  multiplication for multiplication */\n\
                  static real powi(real x, long n) {{\n    \
@@ -122,7 +122,7 @@ impl Real {
                  }}\n    \
                  return n < 0 ? {one} / y : y;\n}}\n"
             ),
-            Helper::Sign => format!(
+            CFunction::Sign => format!(
                 "/* 1 for x > 0, -1 for x < 0, 0 at 0 and for NaN (piecewise.rs: sign) */\n\
                  static real sign(real x) {{\n    \
                  return x > {zero} ? {one} : x < {zero} ? {m1} : {zero};\n}}\n",
@@ -141,8 +141,8 @@ impl CWriter for Real {
         Real::call(self, name, args)
     }
 
-    fn helper(&mut self, helper: Helper, call: String) -> String {
-        self.helpers.insert(helper);
+    fn c_function(&mut self, function: CFunction, call: String) -> String {
+        self.c_functions.insert(function);
         call
     }
 }

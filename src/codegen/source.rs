@@ -118,8 +118,8 @@ impl<'a> Program<'a> {
             self.layers.len(),
         );
         c += &self.tables();
-        for &helper in &r.helpers {
-            c += &r.helper_source(helper);
+        for &function in &r.c_functions {
+            c += &r.c_function_source(function);
             c += "\n";
         }
         c += &self.kernels(&r, &uses);
@@ -648,7 +648,7 @@ impl Program<'_> {
                 ""
             },
         );
-        r.helpers.insert(super::ops::Helper::Powi);
+        r.c_functions.insert(super::ops::CFunction::Powi);
         if !params.is_empty() {
             // (Written out twice, so that gcc -O2 computes two parameters per vector.)
             let step = |i: &str| {

@@ -3,7 +3,7 @@
 
 use super::op::Op;
 use super::rules::PythonSource::{Engine, Lecture, NotInMicrograd};
-use super::rules::{CHelper, Rule1, RuleText, NO_CONSTS, UNARY};
+use super::rules::{CFunction, Rule1, RuleText, NO_CONSTS, UNARY};
 use super::value::{Node, Value};
 
 impl Value {
@@ -186,7 +186,7 @@ pub(crate) const SIGMOID: Rule1 = Rule1 {
     method: |x, _| x.sigmoid(),
     forward: |x, _| logistic(x),
     local_grad: |_x, out, _| out * (1.0 - out),
-    c_forward: |w, a, _| w.helper(CHelper::Logistic, format!("logistic({a})")),
+    c_forward: |w, a, _| w.c_function(CFunction::Logistic, format!("logistic({a})")),
     c_local_grad: |w, _a, out, _| format!("{out} * ({one} - {out})", one = w.num(1.0)),
     text: RuleText {
         source: NotInMicrograd,
@@ -243,7 +243,7 @@ pub(crate) const SOFTPLUS: Rule1 = Rule1 {
             zero = w.num(0.0)
         )
     },
-    c_local_grad: |w, a, _out, _| w.helper(CHelper::Logistic, format!("logistic({a})")),
+    c_local_grad: |w, a, _out, _| w.c_function(CFunction::Logistic, format!("logistic({a})")),
     text: RuleText {
         source: NotInMicrograd,
         python: &["self.grad += sigmoid(self.data) * out.grad"],

@@ -6,7 +6,7 @@
 use super::op::Op;
 use super::rules::PythonSource::NotInMicrograd;
 use super::rules::{
-    CHelper, CWriter, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY,
+    CFunction, CWriter, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY,
 };
 use super::value::{Node, Value};
 
@@ -40,7 +40,7 @@ pub(crate) const ABS: Rule1 = Rule1 {
     forward: |x, _| x.abs(),
     local_grad: |x, _out, _| sign(x),
     c_forward: |w, a, _| w.call("fabs", a),
-    c_local_grad: |w, a, _out, _| w.helper(CHelper::Sign, format!("sign({a})")),
+    c_local_grad: |w, a, _out, _| w.c_function(CFunction::Sign, format!("sign({a})")),
     text: RuleText {
         source: NotInMicrograd,
         python: &["self.grad += sign(self.data) * out.grad"],

@@ -4,7 +4,7 @@
 
 use super::op::Op;
 use super::rules::PythonSource::{Engine, NotInMicrograd};
-use super::rules::{CHelper, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, UNARY};
+use super::rules::{CFunction, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, UNARY};
 use super::value::{Node, Value};
 
 impl Value {
@@ -104,17 +104,17 @@ pub(crate) const POWI: Rule1 = Rule1 {
         i32::MIN => c[0] * x.powi(i32::MIN) / x,
         n => c[0] * x.powi(n - 1),
     },
-    c_forward: |w, a, c| w.helper(CHelper::Powi, format!("powi({a}, {})", c[0] as i32)),
+    c_forward: |w, a, c| w.c_function(CFunction::Powi, format!("powi({a}, {})", c[0] as i32)),
     c_local_grad: |w, a, _out, c| match c[0] as i32 {
         0 => w.num(0.0),
         // (n - 1 does not fit in an int: x^(n-1) = x^n / x.)
         i32::MIN => {
             let call = format!("({} * powi({a}, -2147483647 - 1) / {a})", w.num(c[0]));
-            w.helper(CHelper::Powi, call)
+            w.c_function(CFunction::Powi, call)
         }
         p => {
             let call = format!("{} * powi({a}, {})", w.num(c[0]), p - 1);
-            w.helper(CHelper::Powi, call)
+            w.c_function(CFunction::Powi, call)
         }
     },
     text: RuleText {

@@ -93,14 +93,14 @@ pub(crate) trait CWriter {
     fn num(&self, x: f64) -> String;
     /// The math.h function `name` of the precision applied to `args`: `exp(a)`, `expf(a)`.
     fn call(&self, name: &str, args: &str) -> String;
-    /// `call`, which uses the small C function `helper`: noted, so that its definition
+    /// `call`, which uses the small C function `function`: noted, so that its definition
     /// is written into the source.
-    fn helper(&mut self, helper: CHelper, call: String) -> String;
+    fn c_function(&mut self, function: CFunction, call: String) -> String;
 }
 
 /// The small C functions that some ops' C calls, each the C of a Rust function here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum CHelper {
+pub(crate) enum CFunction {
     /// `sigmoid`, `softplus`'s derivative (`activations.rs`: `logistic`).
     Logistic,
     /// `powi` (Rust's `f64::powi`).
