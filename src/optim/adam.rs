@@ -5,6 +5,7 @@ use super::{
     decay_factor, non_empty, non_negative, positive, unit_interval, Around, Grads, Optimizer,
     OptimizerState, State,
 };
+use super::{steps_by_take_step, Numbers};
 use crate::{Error, Value};
 
 /// Adam with PyTorch's conventions. Step t = 1, 2, ... does, for each parameter p with
@@ -159,10 +160,6 @@ impl Adam {
     }
 }
 
-/// Numbers for [`Optimizer::step_numbers`] (and `step_numbers_around`): data,
-/// gradients, threads.
-type Numbers<'a> = (&'a mut [f64], Grads<'a>, usize);
-
 impl Adam {
     /// The rule of step t: (p, g, [m, v]) → (new p, [new m, new v]). Without
     /// `CORRECTS_M`, m̂ is m: for a step whose 1 - β₁ᵗ is exactly 1.
@@ -223,28 +220,7 @@ impl Optimizer for Adam {
         &self.params
     }
 
-    fn step(&mut self) -> Result<(), Error> {
-        self.take_step(None)
-    }
-
-    fn step_numbers(
-        &mut self,
-        data: &mut [f64],
-        grads: &[f64],
-        threads: usize,
-    ) -> Result<(), Error> {
-        self.take_step(Some((data, Grads::Given(grads), threads)))
-    }
-
-    fn step_numbers_around(
-        &mut self,
-        data: &mut [f64],
-        grads: &mut [f64],
-        threads: usize,
-        around: &Around<'_>,
-    ) -> Result<(), Error> {
-        self.take_step(Some((data, Grads::Around(grads, around), threads)))
-    }
+    steps_by_take_step!();
 
     fn learning_rate(&self) -> f64 {
         self.lr

@@ -241,6 +241,41 @@ impl Grads<'_> {
     }
 }
 
+/// Numbers for [`Optimizer::step_numbers`] (and `step_numbers_around`): data,
+/// gradients, threads.
+type Numbers<'a> = (&'a mut [f64], Grads<'a>, usize);
+
+/// The three step methods of an [`Optimizer`] impl for an optimiser with a
+/// `take_step(Option<Numbers>)`, which steps the parameters' `Value`s on `None` and the
+/// numbers it is given on `Some`: each method hands its arguments over.
+macro_rules! steps_by_take_step {
+    () => {
+        fn step(&mut self) -> Result<(), Error> {
+            self.take_step(None)
+        }
+
+        fn step_numbers(
+            &mut self,
+            data: &mut [f64],
+            grads: &[f64],
+            threads: usize,
+        ) -> Result<(), Error> {
+            self.take_step(Some((data, Grads::Given(grads), threads)))
+        }
+
+        fn step_numbers_around(
+            &mut self,
+            data: &mut [f64],
+            grads: &mut [f64],
+            threads: usize,
+            around: &Around<'_>,
+        ) -> Result<(), Error> {
+            self.take_step(Some((data, Grads::Around(grads, around), threads)))
+        }
+    };
+}
+use steps_by_take_step;
+
 /// `Ok` if the loss of training step `step` is finite; [`Error::NonFiniteLoss`]
 /// otherwise. Call it before `backward`, so a diverged run stops before it spreads NaN
 /// into the parameters.

@@ -5,6 +5,7 @@ use super::{
     decay_factor, non_empty, non_negative, positive, unit_interval, Around, Grads, Optimizer,
     OptimizerState, State,
 };
+use super::{steps_by_take_step, Numbers};
 use crate::{Error, Value};
 
 /// RMSProp with PyTorch's update rule (`torch.optim.RMSprop`). For each parameter p with
@@ -164,7 +165,7 @@ impl RmsProp {
     }
 
     /// A step on the `Value`s (`numbers`: `None`) or on plain numbers.
-    fn take_step(&mut self, numbers: Option<(&mut [f64], Grads<'_>, usize)>) -> Result<(), Error> {
+    fn take_step(&mut self, numbers: Option<Numbers<'_>>) -> Result<(), Error> {
         let rule = self.rule();
         match numbers {
             None => self.buffers.update(&self.params, rule)?,
@@ -182,28 +183,7 @@ impl Optimizer for RmsProp {
         &self.params
     }
 
-    fn step(&mut self) -> Result<(), Error> {
-        self.take_step(None)
-    }
-
-    fn step_numbers(
-        &mut self,
-        data: &mut [f64],
-        grads: &[f64],
-        threads: usize,
-    ) -> Result<(), Error> {
-        self.take_step(Some((data, Grads::Given(grads), threads)))
-    }
-
-    fn step_numbers_around(
-        &mut self,
-        data: &mut [f64],
-        grads: &mut [f64],
-        threads: usize,
-        around: &Around<'_>,
-    ) -> Result<(), Error> {
-        self.take_step(Some((data, Grads::Around(grads, around), threads)))
-    }
+    steps_by_take_step!();
 
     fn learning_rate(&self) -> f64 {
         self.lr
