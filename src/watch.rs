@@ -18,7 +18,7 @@
 //! (and `{:?}`) of such a parameter gives the newer number, the tape keeps the count of
 //! live trainings on this thread here ([`set_trainings`]), and `data()` looks at it:
 //! one thread-local read while it is 0, the only cost when no training is live. When it
-//! is not, `data()` asks [`trained_data`] for the node's number, which the tape answers
+//! is not, `data()` asks for the node's number ([`data_read`]), which the tape answers
 //! from its registry of held parameters (the one that also stops another tape reading
 //! them). Every read of a value's data in the engine is `data()` (an op's forward value,
 //! its backward rule), so a graph built from such a parameter computes with the
@@ -40,12 +40,12 @@ thread_local! {
     /// Trainings on this thread that hold numbers their parameters' nodes do not have
     /// yet (kept equal to the length of the tape's registry of them).
     static TRAININGS: Cell<usize> = const { Cell::new(0) };
-    /// Where [`trained_data`] asks: the function the tape registered with
+    /// Where [`data_read`] asks: the function the tape registered with
     /// [`set_trainings`] (the engine never names the tape).
     static LOOKUP: Cell<Lookup> = const { Cell::new(stored_only) };
 }
 
-/// `(node, its own data) -> the number to read`: how the tape answers [`trained_data`].
+/// `(node, its own data) -> the number to read`: how the tape answers [`data_read`].
 pub(crate) type Lookup = fn(*const (), f64) -> f64;
 
 /// The lookup before any training: the node's own data.
@@ -97,7 +97,7 @@ pub(crate) fn count_label_write() {
 }
 
 /// Whether a training on this thread holds numbers newer than its parameters' nodes:
-/// [`Value::data`](crate::Value::data) looks here first, and asks [`trained_data`] only
+/// [`Value::data`](crate::Value::data) looks here first, and asks [`data_read`] only
 /// if so.
 #[inline]
 pub(crate) fn trainings_live() -> bool {
@@ -112,10 +112,16 @@ pub(crate) fn set_trainings(live: usize, lookup: Lookup) {
     LOOKUP.with(|l| l.set(lookup));
 }
 
-/// The number a live training holds for the node at `node`, whose own data is
-/// `stored`: what the node will hold when the training ends. `stored` itself if no
-/// training holds the node, or while the training's step changes its numbers.
+/// What [`Value::data`](crate::Value::data) reads for the node at `node`, whose own
+/// data is `stored`, given whether a training is live on this thread (`live`, from
+/// [`trainings_live`], looked at once for many reads where it is passed as a
+/// constant): the number a live training holds for the node, what the node will hold
+/// when the training ends; `stored` itself if no training is live or holds the node,
+/// or while the training's step changes its numbers.
 #[inline]
-pub(crate) fn trained_data(node: *const (), stored: f64) -> f64 {
-    LOOKUP.with(Cell::get)(node, stored)
+pub(crate) fn data_read(live: bool, node: *const (), stored: f64) -> f64 {
+    match live {
+        true => LOOKUP.with(Cell::get)(node, stored),
+        false => stored,
+    }
 }

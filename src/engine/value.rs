@@ -287,11 +287,7 @@ impl Value {
     /// ```
     #[inline]
     pub fn data(&self) -> f64 {
-        let stored = self.stored_data();
-        if watch::trainings_live() {
-            return watch::trained_data(self.address(), stored);
-        }
-        stored
+        self.data_if(watch::trainings_live())
     }
 
     /// The data in the node itself, without asking whether a live `Training` holds a
@@ -306,11 +302,7 @@ impl Value {
     /// for many reads (`live`): the node's own data when no training is live.
     #[inline]
     pub(crate) fn data_if(&self, live: bool) -> f64 {
-        let stored = self.stored_data();
-        if live {
-            return watch::trained_data(self.address(), stored);
-        }
-        stored
+        watch::data_read(live, self.address(), self.stored_data())
     }
 
     /// The gradient of the last [`backward`](Value::backward) root with respect to this

@@ -65,10 +65,7 @@ fn add_constant_rule(out: &Node, op: Op) {
     // `data()` gives, a live `Training`'s number for a parameter it holds.)
     let address = x.address();
     let mut x = x.0.borrow_mut();
-    let xd = match watch::trainings_live() {
-        true => watch::trained_data(address, x.data),
-        false => x.data,
-    };
+    let xd = watch::data_read(watch::trainings_live(), address, x.data);
     let (a, b) = side.operands(xd, *c);
     let (dx, _) = side.split(op.local_grads(a, b, out.data, NO_CONSTS));
     x.add_grad(dx * out.grad);

@@ -152,10 +152,7 @@ fn add_terms_reading<'a, const LIVE: bool>(
             node.add_grad(xd * g);
             node.data
         };
-        let wd = match LIVE {
-            true => watch::trained_data(w.address(), stored),
-            false => stored,
-        };
+        let wd = watch::data_read(LIVE, w.address(), stored);
         x.add_grad(wd * g);
     }
 }
