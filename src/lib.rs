@@ -129,6 +129,7 @@ mod files;
 pub mod loss;
 pub mod metrics;
 pub mod nn;
+mod ops;
 pub mod optim;
 pub mod program;
 pub mod random;

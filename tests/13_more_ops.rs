@@ -2,7 +2,7 @@
 //!
 //! Python micrograd has none of them (its `Value` has `+ - * / **`, `relu`; the lecture
 //! adds `tanh` and `exp`). Each is one method with its rule right under it (see
-//! `src/engine/piecewise.rs` for `max`), checked here three ways: against the
+//! `src/ops/piecewise.rs` for `max`), checked here three ways: against the
 //! definition of the derivative (a central difference), at its edges (ties, bounds,
 //! huge inputs), and on a compiled tape against the graph, bit for bit.
 

@@ -4,19 +4,19 @@
 use std::ops::Range;
 
 use crate::engine::op::Op;
-use crate::engine::rules::Consts;
+use crate::engine::rules::{Consts, Rule};
 use crate::program::{Program, Step};
 
 /// What one inner node of a [`Program`] computes (see the table at [`Program`]).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Instruction {
     /// `op(data[parent])` with the op's constants.
-    Unary(Op, usize, Consts),
+    Unary(Rule, usize, Consts),
     /// `op(data[a], data[b])`.
-    Binary(Op, usize, usize),
+    Binary(Rule, usize, usize),
     /// The sum of the terms of `runs[range]`, then `op` of it if there is one (a fused
     /// activation).
-    Dot(Option<Op>, Range<usize>),
+    Dot(Option<Rule>, Range<usize>),
     /// A custom op (closures): its name.
     Custom(&'static str),
 }
@@ -66,10 +66,14 @@ impl Program {
             .map(|k| {
                 let [a, b] = self.args[k].map(|i| i as usize);
                 match self.steps[k] {
-                    Step::Unary(op) => Instruction::Unary(op, a, self.consts[b]),
-                    Step::Binary(op) => Instruction::Binary(op, a, b),
+                    Step::Unary(op) => Instruction::Unary(rule(op), a, self.consts[b]),
+                    Step::Binary(op) => Instruction::Binary(rule(op), a, b),
+                    Step::UnaryRule(r) => {
+                        Instruction::Unary(self.rules[r as usize], a, self.consts[b])
+                    }
+                    Step::BinaryRule(r) => Instruction::Binary(self.rules[r as usize], a, b),
                     Step::Dot => Instruction::Dot(None, a..b),
-                    Step::DotThen(op) => Instruction::Dot(Some(op), a..b),
+                    Step::DotThen(op) => Instruction::Dot(Some(rule(op)), a..b),
                     Step::Custom(c) => Instruction::Custom(self.customs[c as usize].name),
                     // (No inner node is a leaf.)
                     Step::Leaf => unreachable!("inner node {k} is a leaf"),
@@ -103,5 +107,13 @@ impl Program {
                 .map(|(k, l)| (*k as usize, l.to_string()))
                 .collect(),
         }
+    }
+}
+
+/// The rule of one of the engine's one- or two-parent ops (every op of a step has one).
+fn rule(op: Op) -> Rule {
+    match op.rule() {
+        Some(rule) => rule,
+        None => unreachable!("{op:?} is no one- or two-parent op"),
     }
 }

@@ -5,8 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::op::Op;
-use crate::engine::rules::{CWriter, Consts};
+use crate::engine::rules::{CWriter, Consts, Rule};
 
 /// The floating-point type the C computes in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -78,7 +77,7 @@ impl Real {
     /// The C expression of `op`'s value from its operands' expressions `a` and `b`
     /// (`b` unused by one-parent ops) and its constants `c`: the op's own C, written
     /// with its rule in `src/engine/`.
-    pub(super) fn forward(&mut self, op: Op, a: &str, b: &str, c: Consts) -> String {
+    pub(super) fn forward(&mut self, op: Rule, a: &str, b: &str, c: Consts) -> String {
         op.c_forward(self, a, b, c)
     }
 
@@ -87,7 +86,7 @@ impl Real {
     /// (`None` for `b` of a one-parent op): the op's own C, written with its rule.
     pub(super) fn local_grads(
         &mut self,
-        op: Op,
+        op: Rule,
         operands: (&str, &str, &str),
         c: Consts,
     ) -> (String, Option<String>) {
@@ -123,7 +122,7 @@ impl Real {
                  return n < 0 ? {one} / y : y;\n}}\n"
             ),
             CFunction::Sign => format!(
-                "/* 1 for x > 0, -1 for x < 0, 0 at 0 and for NaN (piecewise.rs: sign) */\n\
+                "/* 1 for x > 0, -1 for x < 0, 0 at 0 and for NaN (src/ops/piecewise.rs: sign) */\n\
                  static real sign(real x) {{\n    \
                  return x > {zero} ? {one} : x < {zero} ? {m1} : {zero};\n}}\n",
                 m1 = n(-1.0)

@@ -342,7 +342,7 @@ impl Program<'_> {
                 let (w, first) = (layer.plan.width, layer.plan.first);
                 let runs = layer.first_run..layer.first_run + layer.per_sum;
                 let what = match layer.op {
-                    Some(op) => format!("{}(sum)s", op.symbol()),
+                    Some(op) => format!("{}(sum)s", op.name()),
                     None => "sums".to_owned(),
                 };
                 let _ = writeln!(
@@ -384,7 +384,7 @@ impl Program<'_> {
                             let value = r.forward(*op, "s", "", crate::engine::rules::NO_CONSTS);
                             format!(
                                 "s = {dot}; /* {} of a sum of {terms} terms: */\n    d[{k}] = {value};",
-                                op.symbol()
+                                op.name()
                             )
                         }
                     }

@@ -265,7 +265,7 @@ impl Drop for Unmark {
 #[inline]
 fn run_rule(node: &Node) {
     if let (Some(rule), true) = (&node.backward, node.requires_grad) {
-        rule(node);
+        rule.run(node);
     }
 }
 

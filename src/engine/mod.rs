@@ -15,11 +15,10 @@
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
 //! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) | `__add__`, `__mul__`, `__neg__`, ... |
-//! | `activations.rs` | `relu`, `leaky_relu`, `tanh`, `sigmoid`, `softplus`, each with its rule | `relu()`, the lecture's `tanh()` |
-//! | `functions.rs` | `exp`, `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan`, each with its rule | the lecture's `exp()` |
-//! | `powers.rs` | `powf`, `powi`, `pow`, each with its rule | `__pow__` |
-//! | `piecewise.rs` | `abs`, `clamp`, `max`, `min`, each with its rule | |
-//! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure); `Sum`, `Product` | `Value(data, children, op)` |
+//! | `activations.rs` | `relu`, `tanh`, `sigmoid`, each with its rule | `relu()`, the lecture's `tanh()` |
+//! | `functions.rs` | `exp` with its rule | the lecture's `exp()` |
+//! | `powers.rs` | `powf` with its rule | `__pow__` |
+//! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure, the closure's type); `Sum`, `Product` | `Value(data, children, op)` |
 //! | `rules.rs` | what a rule is (numbers, C, text); the table from op code to rule, shared with the tape, the C and the stepper | |
 //! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `constant.rs` | a node that keeps an `f64` operand (made in `src/fast/`), shown as Python's leaf | `Value(other)` in `__mul__` |
@@ -35,43 +34,9 @@
 //!
 //! # Adding an op
 //!
-//! An op is written once, in the file of its kind: `atan` (in `functions.rs`) is the
-//! method, which computes `out` and right under it the backward closure, and under the
-//! method its rule, with everything the rest of the crate reads (its `_op` name, the
-//! tape's numbers, the C, the stepper's lines). Then the op gets its code: its line in
-//! the table of `rules.rs` (`Atan => super::functions::ATAN,`), which adds the variant
-//! `Op::Atan`. The tape, the code generator, the pictures and the rebuilt graphs need
-//! nothing more.
-//!
-//! ```rust,ignore
-//! pub fn atan(&self) -> Value {
-//!     let out = (ATAN.forward)(self.data(), NO_CONSTS);
-//!     let backward = |out: &Node| {
-//!         let x = out.x();
-//!         let dx = (ATAN.local_grad)(x.data(), out.data, NO_CONSTS);
-//!         x.add_grad(dx * out.grad);
-//!     };
-//!     self.unary(out, Op::Atan, NO_CONSTS, Box::new(backward))
-//! }
-//!
-//! pub(crate) const ATAN: Rule1 = Rule1 {
-//!     name: "atan",
-//!     method: |x, _| x.atan(),
-//!     forward: |x, _| x.atan(),
-//!     local_grad: |x, _out, _| 1.0 / (1.0 + x * x),
-//!     c_forward: |w, a, _| w.call("atan", a),
-//!     c_local_grad: |w, a, _out, _| format!("({one} / ({one} + {a} * {a}))", one = w.num(1.0)),
-//!     text: RuleText {
-//!         source: NotInMicrograd,
-//!         python: &["self.grad += 1 / (1 + self.data**2) * out.grad"],
-//!         rust: &["local_grad: |x, _out, _| 1.0 / (1.0 + x * x),", UNARY],
-//!     },
-//! };
-//! ```
-//!
-//! Its tests: the derivative against central finite differences (`check_gradients`,
-//! `tests/13_more_ops.rs`), the tape against the graph bit for bit (the same file), and
-//! the C against the tape bit for bit (`tests/32_codegen.rs`'s list of every op).
+//! The ops beyond micrograd's and the lecture's (`ln`, `sqrt`, `atan`, `max`, ...) are
+//! written on top of the engine, in `src/ops/`, one file of each kind: each op's method
+//! with its backward closure under it, then its rule. Its `mod.rs` shows how to add one.
 //!
 //! ```
 //! use micrograd::Value;
@@ -86,7 +51,7 @@
 //! assert_eq!(x.grad(), 46.0);
 //! ```
 
-mod activations;
+pub(crate) mod activations;
 pub(crate) mod address;
 mod arithmetic;
 mod backward;
@@ -98,10 +63,9 @@ mod gradcheck;
 pub(crate) mod neuron;
 pub(crate) mod op;
 mod operators;
-mod ops;
+pub(crate) mod ops;
 pub(crate) mod parents;
-mod piecewise;
-mod powers;
+pub(crate) mod powers;
 pub(crate) mod repr;
 pub(crate) mod rules;
 pub(crate) mod value;

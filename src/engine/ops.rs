@@ -2,16 +2,63 @@
 //! `Value(data, children, op)`), finding the parents in its backward closure (`x`,
 //! `a_b`: Python's `self` and `other`), and the n-ary `Sum` and `Product`.
 //!
-//! Each op's method (`arithmetic.rs`, `activations.rs`, `functions.rs`, `powers.rs`,
-//! `piecewise.rs`) computes `out` and, right under it, writes its backward closure,
-//! `parent.grad += d out / d parent * out.grad`, as Python's `_backward`. The closures
-//! capture nothing (they are given their node, and read the op's constants from it), so
-//! boxing one allocates nothing.
+//! Each op's method (`arithmetic.rs`, `activations.rs`, `functions.rs`, `powers.rs`
+//! here, and the further ops of `src/ops/`) computes `out` and, right under it, writes
+//! its backward closure, `parent.grad += d out / d parent * out.grad`, as Python's
+//! `_backward`. The closures capture nothing (they are given their node, and read the
+//! op's constants from it), so boxing one allocates nothing.
+//!
+//! An op defined above the engine (`src/ops/`) has no [`Op`] code of its own: its node's
+//! op is [`Op::Rule`], and its closure carries the op's rule with it (`unary_op`,
+//! `binary_op`: a zero-sized tag, so the box still allocates nothing), from which the
+//! node's `_op` name, the tape, the C and the pictures read the op.
+
+use std::marker::PhantomData;
 
 use super::op::Op;
 use super::parents::Parents;
-use super::rules::{Consts, NO_CONSTS};
+use super::rules::{Consts, Rule, NO_CONSTS};
 use super::value::{BackwardFn, Node, Value};
+
+/// A node's backward closure (Python's `_backward`): every `Fn(&Node)` closure is one.
+/// The closure of an op defined above the engine also gives its op's rule.
+pub(crate) trait Backward {
+    /// Adds `d out / d parent * out.grad` to each parent's grad.
+    fn run(&self, out: &Node);
+
+    /// The rule of an op defined above the engine (`None` for every other closure).
+    fn rule(&self) -> Option<Rule> {
+        None
+    }
+}
+
+impl<F: Fn(&Node)> Backward for F {
+    #[inline]
+    fn run(&self, out: &Node) {
+        self(out);
+    }
+}
+
+/// An op defined above the engine, named by a type of its own (`struct Atan;`) so that
+/// its closure can carry its rule without storing it.
+pub(crate) trait Named {
+    /// The op's rule.
+    const RULE: Rule;
+}
+
+/// An op's closure tagged with the op `N` (zero-sized, as the closure is).
+struct Tagged<N, F>(F, PhantomData<N>);
+
+impl<N: Named, F: Fn(&Node)> Backward for Tagged<N, F> {
+    #[inline]
+    fn run(&self, out: &Node) {
+        (self.0)(out);
+    }
+
+    fn rule(&self) -> Option<Rule> {
+        Some(N::RULE)
+    }
+}
 
 impl Value {
     /// The node `out` of the one-parent op `op` on `self`, with its constants `c`
@@ -26,6 +73,28 @@ impl Value {
     pub(crate) fn binary(&self, other: &Value, out: f64, op: Op, backward: BackwardFn) -> Value {
         let parents = Parents::Two([self.clone(), other.clone()]);
         Value::from_op(out, op, parents, NO_CONSTS, backward)
+    }
+
+    /// [`unary`](Value::unary) for the one-parent op `N` defined above the engine.
+    pub(crate) fn unary_op<N: Named + 'static>(
+        &self,
+        out: f64,
+        c: Consts,
+        backward: impl Fn(&Node) + 'static,
+    ) -> Value {
+        let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
+        self.unary(out, Op::Rule, c, backward)
+    }
+
+    /// [`binary`](Value::binary) for the two-parent op `N` defined above the engine.
+    pub(crate) fn binary_op<N: Named + 'static>(
+        &self,
+        other: &Value,
+        out: f64,
+        backward: impl Fn(&Node) + 'static,
+    ) -> Value {
+        let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
+        self.binary(other, out, Op::Rule, backward)
     }
 
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,

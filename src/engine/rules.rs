@@ -105,7 +105,7 @@ pub(crate) enum CFunction {
     Logistic,
     /// `powi` (Rust's `f64::powi`).
     Powi,
-    /// `abs`'s derivative (`piecewise.rs`: `sign`).
+    /// `abs`'s derivative (`src/ops/piecewise.rs`: `sign`).
     Sign,
 }
 
@@ -155,15 +155,159 @@ pub(crate) enum Arity {
     Many,
 }
 
+/// The rule of a one- or two-parent op, wherever the op is defined: what the tape's
+/// rebuilt graph, the C and the pictures read.
+#[derive(Clone, Copy)]
+pub(crate) enum Rule {
+    /// A one-parent op's rule.
+    One(&'static Rule1),
+    /// A two-parent op's rule.
+    Two(&'static Rule2),
+}
+
+impl Rule {
+    /// The op as Python's `_op` string.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Rule::One(r) => r.name,
+            Rule::Two(r) => r.name,
+        }
+    }
+
+    /// [`Arity::One`] or [`Arity::Two`].
+    pub(crate) fn arity(self) -> Arity {
+        match self {
+            Rule::One(_) => Arity::One,
+            Rule::Two(_) => Arity::Two,
+        }
+    }
+
+    /// `out` from the parents' values `a` and `b` (`b` unused by a one-parent op) and
+    /// the constants `c` (unused by a two-parent op).
+    pub(crate) fn forward(self, a: f64, b: f64, c: Consts) -> f64 {
+        match self {
+            Rule::One(r) => (r.forward)(a, c),
+            Rule::Two(r) => (r.forward)(a, b),
+        }
+    }
+
+    /// `(d out / d a, d out / d b)` (0 for `b` of a one-parent op).
+    pub(crate) fn local_grads(self, a: f64, b: f64, out: f64, c: Consts) -> (f64, f64) {
+        match self {
+            Rule::One(r) => ((r.local_grad)(a, out, c), 0.0),
+            Rule::Two(r) => (r.local_grads)(a, b, out),
+        }
+    }
+
+    /// The C expression of [`forward`](Rule::forward) from the operands' C `a` and `b`.
+    pub(crate) fn c_forward(self, w: &mut dyn CWriter, a: &str, b: &str, c: Consts) -> String {
+        match self {
+            Rule::One(r) => (r.c_forward)(w, a, c),
+            Rule::Two(r) => (r.c_forward)(w, a, b),
+        }
+    }
+
+    /// The C expressions of [`local_grads`](Rule::local_grads) from the C of `a`, `b`
+    /// and `out` (`None` for `b` of a one-parent op).
+    pub(crate) fn c_local_grads(
+        self,
+        w: &mut dyn CWriter,
+        (a, b, out): (&str, &str, &str),
+        c: Consts,
+    ) -> (String, Option<String>) {
+        match self {
+            Rule::One(r) => ((r.c_local_grad)(w, a, out, c), None),
+            Rule::Two(r) => {
+                let (da, db) = (r.c_local_grads)(w, a, b, out);
+                (da, Some(db))
+            }
+        }
+    }
+
+    /// The node `x.op(c)` of this one-parent op, made by its method (as `x.powf(c[0])`).
+    ///
+    /// # Panics
+    ///
+    /// For a two-parent op.
+    pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
+        match self {
+            Rule::One(r) => (r.method)(x, c),
+            Rule::Two(r) => unreachable!("{} takes two parents", r.name),
+        }
+    }
+
+    /// The node `a op b` of this two-parent op, made by its method.
+    ///
+    /// # Panics
+    ///
+    /// For a one-parent op.
+    pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
+        match self {
+            Rule::Two(r) => (r.method)(a, b),
+            Rule::One(r) => unreachable!("{} takes one parent", r.name),
+        }
+    }
+
+    /// The text of the op's backward rule.
+    pub(crate) fn text(self) -> RuleText {
+        match self {
+            Rule::One(r) => r.text,
+            Rule::Two(r) => r.text,
+        }
+    }
+}
+
+/// Two rules are the same op's when their names are (every op has its own).
+impl PartialEq for Rule {
+    fn eq(&self, other: &Rule) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for Rule {}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rule({:?})", self.name())
+    }
+}
+
+impl Op {
+    /// [`Rule::apply1`] of one of the engine's one-parent ops.
+    ///
+    /// # Panics
+    ///
+    /// For an op that is no one-parent op of the engine's.
+    pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
+        match self.rule() {
+            Some(rule) => rule.apply1(x, c),
+            None => unreachable!("{self:?} has no rule of the engine's"),
+        }
+    }
+
+    /// [`Rule::apply2`] of one of the engine's two-parent ops.
+    ///
+    /// # Panics
+    ///
+    /// For an op that is no two-parent op of the engine's.
+    pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
+        match self.rule() {
+            Some(rule) => rule.apply2(a, b),
+            None => unreachable!("{self:?} has no rule of the engine's"),
+        }
+    }
+}
+
 /// Writes the enum [`Op`] and its [`Op::symbol`], [`Op::arity`], [`Op::forward`],
-/// [`Op::local_grads`], ... from the list of one-parent and two-parent ops and their
-/// rules.
+/// [`Op::local_grads`] and [`Op::rule`] from the list of the engine's one-parent and
+/// two-parent ops and their rules.
 macro_rules! rule_table {
     (one: { $($one:ident => $rule1:path,)* } two: { $($two:ident => $rule2:path,)* }) => {
         /// Which operation produced a [`Value`]; [`Value::op`] shows it as Python's `_op`
-        /// string. Besides the ops of the table (each named by its rule): a leaf made by
-        /// the user (`""`), the n-ary sum of [`std::iter::Sum`] (`"sum"`), a
-        /// [`Value::custom`] op (its name is kept with its closures), and
+        /// string. Besides the engine's ops of the table (each named by its rule): a
+        /// leaf made by the user (`""`), the n-ary sum of [`std::iter::Sum`] (`"sum"`),
+        /// a [`Value::custom`] op (its name is kept with its closures), an op defined
+        /// above the engine (`src/ops/`: its closure carries its rule), and
         /// [`Value::neuron`]'s `act(b + w0·x0 + w1·x1 + ...)` as one node (`"neuron"`,
         /// `"relu neuron"`, ...).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,6 +318,8 @@ macro_rules! rule_table {
             Sum,
             /// A custom op.
             Custom,
+            /// An op defined above the engine, whose closure carries its rule.
+            Rule,
             /// A neuron as one node.
             Neuron(Act),
             $(#[doc = concat!("`", stringify!($rule1), "`.")] $one,)*
@@ -187,17 +333,19 @@ macro_rules! rule_table {
                     Op::Leaf => "",
                     Op::Sum => "sum",
                     Op::Custom => "custom",
+                    Op::Rule => "rule",
                     Op::Neuron(act) => act.symbol(),
                     $(Op::$one => $rule1.name,)*
                     $(Op::$two => $rule2.name,)*
                 }
             }
 
-            /// How many parents a node with this op has.
+            /// How many parents a node with this op has ([`Arity::Many`] for
+            /// [`Op::Rule`]: its rule says).
             pub(crate) fn arity(self) -> Arity {
                 match self {
                     Op::Leaf => Arity::Zero,
-                    Op::Sum | Op::Custom | Op::Neuron(_) => Arity::Many,
+                    Op::Sum | Op::Custom | Op::Neuron(_) | Op::Rule => Arity::Many,
                     $(Op::$one)|* => Arity::One,
                     $(Op::$two)|* => Arity::Two,
                 }
@@ -217,7 +365,7 @@ macro_rules! rule_table {
                     Op::Sum => a + b,
                     $(Op::$one => ($rule1.forward)(a, c),)*
                     $(Op::$two => ($rule2.forward)(a, b),)*
-                    Op::Custom => unreachable!("a custom op computes with its own closures"),
+                    Op::Custom | Op::Rule => unreachable!("{self:?} computes with its own functions"),
                     Op::Neuron(_) => unreachable!("a neuron computes in `src/fast/neuron.rs`"),
                 }
             }
@@ -233,89 +381,24 @@ macro_rules! rule_table {
                     Op::Sum => (1.0, 1.0),
                     $(Op::$one => (($rule1.local_grad)(a, out, c), 0.0),)*
                     $(Op::$two => ($rule2.local_grads)(a, b, out),)*
-                    Op::Custom => unreachable!("a custom op computes with its own closures"),
+                    Op::Custom | Op::Rule => unreachable!("{self:?} computes with its own functions"),
                     Op::Neuron(_) => unreachable!("a neuron computes in `src/fast/neuron.rs`"),
                 }
             }
 
-            /// The C expression of [`forward`](Op::forward) from the operands' C `a`
-            /// and `b` (`b` unused by one-parent ops) and the constants `c`.
-            ///
-            /// # Panics
-            ///
-            /// For an op that is no one- or two-parent op.
-            pub(crate) fn c_forward(self, w: &mut dyn CWriter, a: &str, b: &str, c: Consts) -> String {
+            /// The rule of one of the engine's one- or two-parent ops (`None` for the
+            /// others; for [`Op::Rule`], ask the node: `Node::rule`).
+            pub(crate) fn rule(self) -> Option<Rule> {
                 match self {
-                    $(Op::$one => ($rule1.c_forward)(w, a, c),)*
-                    $(Op::$two => ($rule2.c_forward)(w, a, b),)*
-                    Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
-                        unreachable!("{self:?} is no one- or two-parent op")
-                    }
+                    $(Op::$one => Some(Rule::One(&$rule1)),)*
+                    $(Op::$two => Some(Rule::Two(&$rule2)),)*
+                    Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom | Op::Rule => None,
                 }
             }
 
-            /// The C expressions of [`local_grads`](Op::local_grads) from the C of the
-            /// operands `a`, `b` and the value `out`, and the constants `c` (`None` for
-            /// `b` of a one-parent op).
-            ///
-            /// # Panics
-            ///
-            /// For an op that is no one- or two-parent op.
-            pub(crate) fn c_local_grads(
-                self,
-                w: &mut dyn CWriter,
-                (a, b, out): (&str, &str, &str),
-                c: Consts,
-            ) -> (String, Option<String>) {
-                match self {
-                    $(Op::$one => (($rule1.c_local_grad)(w, a, out, c), None),)*
-                    $(Op::$two => {
-                        let (da, db) = ($rule2.c_local_grads)(w, a, b, out);
-                        (da, Some(db))
-                    })*
-                    Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => {
-                        unreachable!("{self:?} is no one- or two-parent op")
-                    }
-                }
-            }
-
-            /// The node `x.op(c)` of this one-parent op, made by its method (as
-            /// `x.powf(c[0])`).
-            ///
-            /// # Panics
-            ///
-            /// For an op that is no one-parent op.
-            pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
-                match self {
-                    $(Op::$one => ($rule1.method)(x, c),)*
-                    _ => unreachable!("{self:?} is no one-parent op"),
-                }
-            }
-
-            /// The node `a op b` of this two-parent op, made by its method.
-            ///
-            /// # Panics
-            ///
-            /// For an op that is no two-parent op.
-            pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
-                match self {
-                    $(Op::$two => ($rule2.method)(a, b),)*
-                    _ => unreachable!("{self:?} is no two-parent op"),
-                }
-            }
-
-            /// Every one- and two-parent op, in the order of the table.
+            /// The engine's one- and two-parent ops, in the order of the table.
             #[cfg(test)]
             pub(crate) const BUILTIN: &'static [Op] = &[$(Op::$one,)* $(Op::$two,)*];
-
-            /// The text of this op's backward rule, for a one- or two-parent op.
-            pub(crate) fn rule_text(self) -> Option<RuleText> {
-                match self {
-                    $(Op::$one => Some($rule1.text),)*
-                    $(Op::$two => Some($rule2.text),)*
-                    Op::Sum | Op::Neuron(_) | Op::Leaf | Op::Custom => None,
-                }
-            }
         }
     };
 }
@@ -324,29 +407,15 @@ rule_table! {
     one: {
         Neg => super::arithmetic::NEG,
         Relu => super::activations::RELU,
-        LeakyRelu => super::activations::LEAKY_RELU,
         Tanh => super::activations::TANH,
         Sigmoid => super::activations::SIGMOID,
-        Softplus => super::activations::SOFTPLUS,
         Exp => super::functions::EXP,
-        Ln => super::functions::LN,
-        Log1p => super::functions::LOG1P,
-        Sqrt => super::functions::SQRT,
-        Sin => super::functions::SIN,
-        Cos => super::functions::COS,
-        Atan => super::functions::ATAN,
         Powf => super::powers::POWF,
-        Powi => super::powers::POWI,
-        Abs => super::piecewise::ABS,
-        Clamp => super::piecewise::CLAMP,
     }
     two: {
         Add => super::arithmetic::ADD,
         Sub => super::arithmetic::SUB,
         Mul => super::arithmetic::MUL,
         Div => super::arithmetic::DIV,
-        Pow => super::powers::POW,
-        Max => super::piecewise::MAX,
-        Min => super::piecewise::MIN,
     }
 }

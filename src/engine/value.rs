@@ -11,8 +11,9 @@ use std::rc::Rc;
 
 use super::custom::Custom;
 use super::op::Op;
+use super::ops::Backward;
 use super::parents::Parents;
-use super::rules::{Consts, NO_CONSTS};
+use super::rules::{Consts, Rule, NO_CONSTS};
 use crate::watch;
 
 /// A node's backward rule: given the node itself (its data, grad and parents), add
@@ -20,7 +21,7 @@ use crate::watch;
 ///
 /// It receives the node by reference instead of capturing an `Rc` of it: capturing its
 /// own output would make a reference cycle that never frees.
-pub(crate) type BackwardFn = Box<dyn Fn(&Node)>;
+pub(crate) type BackwardFn = Box<dyn Backward>;
 
 /// Rarely used per-node data, boxed so that the common node stays small.
 #[derive(Default)]
@@ -127,7 +128,20 @@ impl Node {
     /// The op's name as [`Value::op`] shows it: Python's `_op` string, or the name
     /// given to [`Value::custom`].
     pub(crate) fn op_name(&self) -> &'static str {
-        self.custom().map_or(self.op.symbol(), |c| c.name)
+        match (self.op, self.custom(), self.rule()) {
+            (Op::Custom, Some(custom), _) => custom.name,
+            (Op::Rule, _, Some(rule)) => rule.name(),
+            (op, _, _) => op.symbol(),
+        }
+    }
+
+    /// The rule of a one- or two-parent op: from the table of [`Op`] for the engine's
+    /// own ops, from the closure for an op defined above the engine ([`Op::Rule`]).
+    pub(crate) fn rule(&self) -> Option<Rule> {
+        match self.op {
+            Op::Rule => self.backward.as_ref().and_then(|b| b.rule()),
+            op => op.rule(),
+        }
     }
 }
 

@@ -232,6 +232,19 @@ impl Program {
                         finite &= dot_backward((data, grad), (&runs[a..b], needs), g);
                     }
                 }
+                Step::BinaryRule(r) => {
+                    let rule = self.rules[r as usize];
+                    let (da, db) = rule.local_grads(data[a], data[b], data[k], NO_CONSTS);
+                    grad[a] += da * g;
+                    grad[b] += db * g;
+                    finite &= grad[a].is_finite() & grad[b].is_finite();
+                }
+                Step::UnaryRule(r) => {
+                    let rule = self.rules[r as usize];
+                    let (da, _) = rule.local_grads(data[a], 0.0, data[k], self.consts[b]);
+                    grad[a] += da * g;
+                    finite &= grad[a].is_finite();
+                }
                 Step::Binary(op) => {
                     let (da, db) = op.local_grads(data[a], data[b], data[k], NO_CONSTS);
                     grad[a] += da * g;

@@ -12,7 +12,7 @@
 use super::{Program, Run, Step};
 use crate::engine::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
-use crate::engine::rules::{Arity, NO_CONSTS};
+use crate::engine::rules::{Arity, Rule, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
@@ -112,6 +112,7 @@ impl Program {
             labels: Vec::new(),
             neurons: Vec::new(),
             neuron_activations: Vec::new(),
+            rules: Vec::new(),
             customs: Vec::new(),
             custom_parents: Vec::new(),
             side_by_side: Vec::new(),
@@ -135,7 +136,8 @@ impl Program {
             let node = v.node();
             let parents = node.parents();
             order_ranks.nodes.push(Rank::of(rank(v), 0));
-            let (step, args) = match (dot_terms(v, fused), node.op.arity()) {
+            let arity = node.rule().map_or(node.op.arity(), Rule::arity);
+            let (step, args) = match (dot_terms(v, fused), arity) {
                 (Some(terms), _) => {
                     let start = program.runs.len();
                     for (j, term) in (0u32..).zip(terms) {
@@ -158,14 +160,16 @@ impl Program {
                     if node.neuron_activation() {
                         program.neuron_activations.push(k);
                     }
-                    (Step::Unary(node.op), [idx(&parents[0]), 0])
+                    (program.op_step(&node), [idx(&parents[0]), 0])
                 }
                 (None, Arity::One) => {
                     program.consts.push(node.consts());
                     let c = (program.consts.len() - 1) as u32;
-                    (Step::Unary(node.op), [idx(&parents[0]), c])
+                    (program.op_step(&node), [idx(&parents[0]), c])
                 }
-                (None, Arity::Two) => (Step::Binary(node.op), [idx(&parents[0]), idx(&parents[1])]),
+                (None, Arity::Two) => {
+                    (program.op_step(&node), [idx(&parents[0]), idx(&parents[1])])
+                }
                 // (Every sum has its terms: the others are custom ops.)
                 (None, Arity::Many) => program.push_custom(&node, idx),
             };
@@ -235,11 +239,11 @@ impl Program {
                         }
                     }
                 }
-                Step::Binary(_) => {
+                Step::Binary(_) | Step::BinaryRule(_) => {
                     arrives(a, ranks.nodes[k]);
                     arrives(b, ranks.nodes[k]);
                 }
-                Step::Unary(_) => arrives(a, ranks.nodes[k]),
+                Step::Unary(_) | Step::UnaryRule(_) => arrives(a, ranks.nodes[k]),
                 Step::Custom(_) => {
                     for &p in &self.custom_parents[a..b] {
                         arrives(p as usize, ranks.nodes[k]);
@@ -421,8 +425,8 @@ impl Program {
         }
         for (step, &[a, b]) in self.steps.iter().zip(&self.args) {
             let parents: &[u32] = match step {
-                Step::Binary(_) => &[a, b],
-                Step::Unary(_) => &[a],
+                Step::Binary(_) | Step::BinaryRule(_) => &[a, b],
+                Step::Unary(_) | Step::UnaryRule(_) => &[a],
                 Step::Custom(_) => &self.custom_parents[a as usize..b as usize],
                 Step::Leaf | Step::Dot | Step::DotThen(_) => &[],
             };
@@ -466,6 +470,28 @@ impl Program {
             } else {
                 k += 1;
             }
+        }
+    }
+
+    /// The step of the one- or two-parent node `node`: its op's code for the engine's
+    /// own ops; for an op defined above the engine, the index of its rule in `rules`
+    /// (added the first time).
+    fn op_step(&mut self, node: &Node) -> Step {
+        let (rule, arity) = match (node.op, node.rule()) {
+            (Op::Rule, Some(rule)) => (rule, rule.arity()),
+            (op, _) if op.arity() == Arity::One => return Step::Unary(op),
+            (op, _) => return Step::Binary(op),
+        };
+        let r = match self.rules.iter().position(|&known| known == rule) {
+            Some(r) => r,
+            None => {
+                self.rules.push(rule);
+                self.rules.len() - 1
+            }
+        } as u32;
+        match arity {
+            Arity::One => Step::UnaryRule(r),
+            _ => Step::BinaryRule(r),
         }
     }
 

@@ -73,6 +73,8 @@ impl Program {
                 }
                 Step::Binary(op) => op.forward(data[a], data[b], NO_CONSTS),
                 Step::Unary(op) => op.forward(data[a], 0.0, consts[b]),
+                Step::BinaryRule(r) => self.rules[r as usize].forward(data[a], data[b], NO_CONSTS),
+                Step::UnaryRule(r) => self.rules[r as usize].forward(data[a], 0.0, consts[b]),
                 Step::Custom(c) => {
                     let parents = &self.custom_parents[a..b];
                     let p = gather(&mut buf.scratch, data, parents);

@@ -35,7 +35,7 @@ impl Program {
                         if y == one {
                             nodes[x].clone()
                         } else {
-                            Op::Mul.apply2(&nodes[x], &nodes[y])
+                            &nodes[x] * &nodes[y]
                         }
                     })
                     .sum()
@@ -63,6 +63,8 @@ impl Program {
                 }
                 Step::Unary(op) => op.apply1(&nodes[a], self.consts[b]),
                 Step::Binary(op) => op.apply2(&nodes[a], &nodes[b]),
+                Step::UnaryRule(r) => self.rules[r as usize].apply1(&nodes[a], self.consts[b]),
+                Step::BinaryRule(r) => self.rules[r as usize].apply2(&nodes[a], &nodes[b]),
                 _ if neurons.next_if(|&&j| j as usize == k).is_some() => {
                     self.neuron(&nodes, &self.runs[a..b], step)
                 }

@@ -52,7 +52,7 @@ pub(crate) use layer::{Layer, NeuronTerms};
 
 use crate::engine::custom::Custom;
 use crate::engine::op::Op;
-use crate::engine::rules::Consts;
+use crate::engine::rules::{Consts, Rule};
 
 /// A graph compiled once into flat arrays, run many times: `Send + Sync`.
 ///
@@ -62,8 +62,8 @@ use crate::engine::rules::Consts;
 ///
 /// | `steps[k]` | `args[k]` |
 /// |------------|-----------|
-/// | `Unary(op)` | `[parent, index into consts]` |
-/// | `Binary(op)` | `[a, b]` |
+/// | `Unary(op)`, `UnaryRule(r)` (an op of `src/ops/`, its rule `rules[r]`) | `[parent, index into consts]` |
+/// | `Binary(op)`, `BinaryRule(r)` | `[a, b]` |
 /// | `Dot` (every `sum` and linear neuron), `DotThen(op)` (`op` of a fused `sum`, or a neuron with activation `op`) | `[start, end]`: the sum's terms are `runs[start..end]` |
 /// | `Custom(c)` ([`Value::custom`](crate::Value::custom), closures `customs[c]`) | `[start, end]`: its parents are `custom_parents[start..end]` |
 ///
@@ -109,6 +109,8 @@ pub struct Program {
     /// order: the rebuilt graph makes them with the same call, which on finite data
     /// makes one node, as the user's program would.
     pub(crate) neuron_activations: Vec<u32>,
+    /// The rules of the ops defined above the engine (`src/ops/`), each once.
+    pub(crate) rules: Vec<Rule>,
     /// The closures of the custom ops, in the order of their nodes.
     pub(crate) customs: Vec<Custom>,
     /// The parents of all custom nodes, back to back.
@@ -177,6 +179,11 @@ pub(crate) enum Step {
     Unary(Op),
     /// An op with two parents.
     Binary(Op),
+    /// An op with one parent defined above the engine (`src/ops/`): index into
+    /// `Program::rules`.
+    UnaryRule(u32),
+    /// An op with two parents defined above the engine: index into `Program::rules`.
+    BinaryRule(u32),
     /// A `sum`, stored as a dot product.
     Dot,
     /// An activation (`relu`, `tanh`, `sigmoid`, `exp`) of a `sum` used by nothing else:

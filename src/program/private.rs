@@ -41,8 +41,8 @@ impl Program {
             };
             match self.steps[k] {
                 Step::Leaf => {}
-                Step::Unary(_) => reads(a),
-                Step::Binary(_) => {
+                Step::Unary(_) | Step::UnaryRule(_) => reads(a),
+                Step::Binary(_) | Step::BinaryRule(_) => {
                     reads(a);
                     reads(b);
                 }
@@ -98,13 +98,10 @@ impl Program {
         let finite_op = |op| matches!(op, Op::Neg | Op::Relu | Op::Tanh | Op::Sigmoid | Op::Exp);
         match self.steps[k] {
             Step::Binary(op) => matches!(op, Op::Add | Op::Sub | Op::Mul),
-            Step::Unary(Op::LeakyRelu) => {
-                let slope = self.consts[self.args[k][1] as usize];
-                slope.iter().all(|c| c.is_finite())
-            }
             Step::Unary(op) | Step::DotThen(op) => finite_op(op),
             Step::Dot => true,
-            Step::Leaf | Step::Custom(_) => false,
+            // (`leaky_relu`'s too, but the ops of `src/ops/` are not looked into.)
+            Step::Leaf | Step::Custom(_) | Step::UnaryRule(_) | Step::BinaryRule(_) => false,
         }
     }
 }

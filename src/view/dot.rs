@@ -221,12 +221,12 @@ fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(
 /// The text of an op's node: the op, with its constant where it has one, as Python's
 /// `f'**{other}'` shows `**2` (Rust's `{}` prints the `f64` 2.0 as `2`, like Python's int).
 pub(crate) fn op_label(node: &Node) -> String {
-    match node.op {
-        Op::Powf => format!("**{}", node.consts()[0]),
-        Op::Powi => format!("powi {}", node.consts()[0]),
-        Op::LeakyRelu => format!("leaky_relu {}", node.consts()[0]),
-        Op::Clamp => format!("clamp {} {}", node.consts()[0], node.consts()[1]),
-        _ => node.op_name().to_owned(),
+    let c = node.consts();
+    match (node.op, node.op_name()) {
+        (Op::Powf, _) => format!("**{}", c[0]),
+        (Op::Rule, name @ ("powi" | "leaky_relu")) => format!("{name} {}", c[0]),
+        (Op::Rule, "clamp") => format!("clamp {} {}", c[0], c[1]),
+        (_, name) => name.to_owned(),
     }
 }
 

@@ -178,7 +178,7 @@ fn write_json(out: &mut String, trace: &Trace, title: &str) {
         let rule = if step.seed {
             SEED
         } else {
-            rule_text(trace.nodes[step.node].op)
+            rule_text(trace.nodes[step.node].op, trace.nodes[step.node].rule)
         };
         let _ = write!(out, "{{\"node\":{},\"seed\":{},", step.node, step.seed);
         write_rule(out, &trace.nodes[step.node], rule, step.seed);

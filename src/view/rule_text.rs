@@ -2,6 +2,7 @@
 //! of this crate that do the same, for the backward-pass stepper.
 
 use crate::engine::op::Op;
+use crate::engine::rules::Rule;
 
 pub(crate) use crate::engine::rules::{PythonSource, RuleText};
 
@@ -24,12 +25,13 @@ pub(crate) const SEED: RuleText = RuleText {
     rust: &["self.0.borrow_mut().grad = 1.0;"],
 };
 
-/// The backward rule of `op`, as Python and Rust lines: a one- or two-parent op's is
-/// written with its rule in `src/engine/`; the others' are here.
-pub(crate) fn rule_text(op: Op) -> RuleText {
+/// The backward rule of a node with the op `op` and the rule `rule`, as Python and
+/// Rust lines: a one- or two-parent op's is written with its rule (in `src/engine/` or
+/// `src/ops/`); the others' are here.
+pub(crate) fn rule_text(op: Op, rule: Option<Rule>) -> RuleText {
     use PythonSource::*;
-    if let Some(text) = op.rule_text() {
-        return text;
+    if let Some(rule) = rule {
+        return rule.text();
     }
     let (source, python, rust): (_, &'static [&'static str], &'static [&'static str]) = match op {
         Op::Leaf => (
@@ -70,14 +72,17 @@ pub(crate) fn rule_text(op: Op) -> RuleText {
 mod tests {
     use super::*;
 
-    /// The engine's source (and the neuron node's, above it), where every quoted Rust
-    /// line must be.
-    const ENGINE: [&str; 10] = [
+    /// The engine's source (and the source of the ops and the neuron node above it),
+    /// where every quoted Rust line must be.
+    const ENGINE: [&str; 13] = [
         include_str!("../engine/arithmetic.rs"),
         include_str!("../engine/activations.rs"),
         include_str!("../engine/functions.rs"),
         include_str!("../engine/powers.rs"),
-        include_str!("../engine/piecewise.rs"),
+        include_str!("../ops/activations.rs"),
+        include_str!("../ops/functions.rs"),
+        include_str!("../ops/powers.rs"),
+        include_str!("../ops/piecewise.rs"),
         include_str!("../engine/ops.rs"),
         include_str!("../engine/backward.rs"),
         include_str!("../engine/value.rs"),
@@ -95,19 +100,49 @@ mod tests {
             .map(str::trim)
             .collect();
         let others = [Op::Leaf, Op::Sum, Op::Neuron(crate::engine::op::Act::Relu)];
-        let ops = Op::BUILTIN.iter().chain(&others);
-        let quoted = ops.flat_map(|&op| rule_text(op).rust).chain(SEED.rust);
+        let ops = Op::BUILTIN.iter().map(|&op| rule_text(op, op.rule()));
+        let ops = ops.chain(others.iter().map(|&op| rule_text(op, None)));
+        let (x, y) = (crate::Value::new(0.5), crate::Value::new(2.0));
+        let further = [
+            x.leaky_relu(0.1),
+            x.softplus(),
+            x.ln(),
+            x.log1p(),
+            x.sqrt(),
+            x.sin(),
+            x.cos(),
+            x.atan(),
+            x.powi(2),
+            x.pow(&y),
+            x.abs(),
+            x.clamp(0.0, 1.0),
+            x.max(&y),
+            x.min(&y),
+        ];
+        let further = further.iter().map(|v| {
+            let rule = v.node().rule();
+            assert_eq!(
+                rule.map(Rule::name),
+                Some(v.op()),
+                "the closure carries its rule"
+            );
+            rule_text(Op::Rule, rule)
+        });
+        let quoted = ops
+            .chain(further)
+            .flat_map(|text| text.rust)
+            .chain(SEED.rust);
         for line in quoted {
             assert!(
                 lines.contains(line),
-                "`{line}` is not a line of src/engine/"
+                "`{line}` is not a line of src/engine/ or src/ops/"
             );
         }
     }
 
     #[test]
     fn a_custom_op_has_no_source_line() {
-        let text = rule_text(Op::Custom);
+        let text = rule_text(Op::Custom, None);
         assert!(text.python.is_empty() && text.rust.is_empty());
     }
 }

@@ -9,6 +9,7 @@
 use super::dot::op_label;
 use crate::engine::address::AddressMap;
 use crate::engine::op::Op;
+use crate::engine::rules::Rule;
 use crate::engine::Value;
 
 /// One value of the graph.
@@ -20,6 +21,8 @@ pub(crate) struct TraceNode {
     pub(crate) op_label: String,
     /// The op's kind (`Op::Custom` for every custom op).
     pub(crate) op: Op,
+    /// The op's rule, for a one- or two-parent op.
+    pub(crate) rule: Option<Rule>,
     /// The forward value.
     pub(crate) data: f64,
     /// Indices (into the trace's nodes) of its parents, in the op's order, repeats kept.
@@ -73,6 +76,7 @@ impl Trace {
                     label: node.label().map(str::to_owned),
                     op_label: op_label(&node),
                     op: node.op,
+                    rule: node.rule(),
                     data: node.data,
                     parents: node.parents().iter().map(|p| index[&p.address()]).collect(),
                 }

@@ -3,12 +3,12 @@
 //! derivative is one of the two one-sided ones, and each method's doc says which.
 //! Python micrograd has none of them.
 
-use super::op::Op;
-use super::rules::PythonSource::NotInMicrograd;
-use super::rules::{
-    CFunction, CWriter, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY,
+use crate::engine::ops::Named;
+use crate::engine::rules::PythonSource::NotInMicrograd;
+use crate::engine::rules::{
+    CFunction, CWriter, Rule, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY,
 };
-use super::value::{Node, Value};
+use crate::engine::value::{Node, Value};
 
 impl Value {
     /// The absolute value.
@@ -29,7 +29,7 @@ impl Value {
             let dx = (ABS.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary(out, Op::Abs, NO_CONSTS, Box::new(backward))
+        self.unary_op::<Abs>(out, NO_CONSTS, backward)
     }
 }
 
@@ -47,6 +47,13 @@ pub(crate) const ABS: Rule1 = Rule1 {
         rust: &["local_grad: |x, _out, _| sign(x),", UNARY],
     },
 };
+
+/// Names `abs`'s closure (see `Named`).
+struct Abs;
+
+impl Named for Abs {
+    const RULE: Rule = Rule::One(&ABS);
+}
 
 /// 1 for x > 0, -1 for x < 0, 0 at 0 (and for NaN, which the forward pass reports).
 fn sign(x: f64) -> f64 {
@@ -90,7 +97,7 @@ impl Value {
             let dx = (CLAMP.local_grad)(x.data(), out.data, out.consts());
             x.add_grad(dx * out.grad);
         };
-        self.unary(out, Op::Clamp, c, Box::new(backward))
+        self.unary_op::<Clamp>(out, c, backward)
     }
 }
 
@@ -120,6 +127,13 @@ pub(crate) const CLAMP: Rule1 = Rule1 {
     },
 };
 
+/// Names `clamp`'s closure (see `Named`).
+struct Clamp;
+
+impl Named for Clamp {
+    const RULE: Rule = Rule::One(&CLAMP);
+}
+
 impl Value {
     /// The larger of `self` and `other`; NaN if either is NaN (unlike `f64::max`, which
     /// would hide it).
@@ -144,7 +158,7 @@ impl Value {
             a.add_grad(da * out.grad);
             b.add_grad(db * out.grad);
         };
-        self.binary(other, out, Op::Max, Box::new(backward))
+        self.binary_op::<Max>(other, out, backward)
     }
 }
 
@@ -178,6 +192,13 @@ pub(crate) const MAX: Rule2 = Rule2 {
     },
 };
 
+/// Names `max`'s closure (see `Named`).
+struct Max;
+
+impl Named for Max {
+    const RULE: Rule = Rule::Two(&MAX);
+}
+
 impl Value {
     /// The smaller of `self` and `other`; NaN if either is NaN (unlike `f64::min`).
     ///
@@ -200,7 +221,7 @@ impl Value {
             a.add_grad(da * out.grad);
             b.add_grad(db * out.grad);
         };
-        self.binary(other, out, Op::Min, Box::new(backward))
+        self.binary_op::<Min>(other, out, backward)
     }
 }
 
@@ -233,6 +254,13 @@ pub(crate) const MIN: Rule2 = Rule2 {
         ],
     },
 };
+
+/// Names `min`'s closure (see `Named`).
+struct Min;
+
+impl Named for Min {
+    const RULE: Rule = Rule::Two(&MIN);
+}
 
 /// The C of `max`'s and `min`'s local derivatives, given the C condition under which
 /// `self` wins: `(1, 0)` then, else `(0, 1)`.

@@ -1,0 +1,67 @@
+//! The further ops, beyond micrograd's and the lecture's: `leaky_relu`, `softplus`,
+//! `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan`, `powi`, `pow`, `abs`, `clamp`, `max`,
+//! `min`. They are methods of [`Value`](crate::Value) like `+` and `tanh`, written the
+//! same way, on top of the engine.
+//!
+//! | file | ops |
+//! |------|-----|
+//! | `activations.rs` | `leaky_relu`, `softplus` |
+//! | `functions.rs` | `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan` |
+//! | `powers.rs` | `powi`, `pow` (a `Value` exponent) |
+//! | `piecewise.rs` | `abs`, `clamp`, `max`, `min` |
+//!
+//! # Adding an op
+//!
+//! An op is written once, in one file: `atan` (in `functions.rs`) is its method, which
+//! computes `out` and right under it the backward closure, as Python's `_backward`;
+//! then a type that names the op; then its rule, with everything the rest of the crate
+//! reads (its `_op` name, the tape's numbers, the C, the stepper's lines). The closure
+//! carries the rule with it (`unary_op::<Atan>`), so the tape, the code generator, the
+//! pictures and the rebuilt graphs find the op through its node and need nothing more.
+//!
+//! ```rust,ignore
+//! impl Value {
+//!     pub fn atan(&self) -> Value {
+//!         let out = (ATAN.forward)(self.data(), NO_CONSTS);
+//!         let backward = |out: &Node| {
+//!             let x = out.x();
+//!             let dx = (ATAN.local_grad)(x.data(), out.data, NO_CONSTS);
+//!             x.add_grad(dx * out.grad);
+//!         };
+//!         self.unary_op::<Atan>(out, NO_CONSTS, backward)
+//!     }
+//! }
+//!
+//! struct Atan;
+//!
+//! impl Named for Atan {
+//!     const RULE: Rule = Rule::One(&ATAN);
+//! }
+//!
+//! pub(crate) const ATAN: Rule1 = Rule1 {
+//!     name: "atan",
+//!     method: |x, _| x.atan(),
+//!     forward: |x, _| x.atan(),
+//!     local_grad: |x, _out, _| 1.0 / (1.0 + x * x),
+//!     c_forward: |w, a, _| w.call("atan", a),
+//!     c_local_grad: |w, a, _out, _| format!("({one} / ({one} + {a} * {a}))", one = w.num(1.0)),
+//!     text: RuleText {
+//!         source: NotInMicrograd,
+//!         python: &["self.grad += 1 / (1 + self.data**2) * out.grad"],
+//!         rust: &["local_grad: |x, _out, _| 1.0 / (1.0 + x * x),", UNARY],
+//!     },
+//! };
+//! ```
+//!
+//! Its tests: the derivative against central finite differences (`check_gradients`,
+//! `tests/13_more_ops.rs`), the tape against the graph bit for bit (the same file), and
+//! the C against the tape bit for bit (`tests/32_codegen.rs`'s list of every op).
+//!
+//! The engine's own ops (`+ - * /`, `powf`, `relu`, `tanh`, `sigmoid`, `exp`) are
+//! written the same way in `src/engine/`, with an [`Op`](crate::engine) code of their
+//! own instead of a naming type: the tape's inner loops call their rules directly.
+
+mod activations;
+mod functions;
+mod piecewise;
+mod powers;
