@@ -123,7 +123,7 @@ impl Value {
     }
 
     fn run_backward(&self, check: bool) -> Result<(), Error> {
-        let (topo, error) = build_topo(self, check);
+        let (topo, error) = build_topo(self, Graph::Compact, check);
         // (Declared before the loop: clears the marks the loop does not reach when an
         // error stops it or a rule panics.)
         let mut topo = Unmark(topo);
@@ -194,17 +194,31 @@ enum Visit {
     Append(Value),
 }
 
+/// Which graph [`build_topo`] walks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Graph {
+    /// The nodes as they are, a neuron's parameters left out when all are leaves
+    /// (`Parents::walked`): what `backward()` runs.
+    Compact,
+    /// Python's graph: each node [expanded](Value::expand) before its parents are
+    /// read, every parent listed ([`Value::topo`]).
+    Python,
+}
+
 /// Python's `build_topo(root)`: every value under `root`, each once, each after its
 /// parents (the post-order of a depth-first search over `_prev` in order), each marked
 /// `visited`. With `check`, also the first forward value that is not finite although
 /// its parents are, in that order (see [`Value::try_backward`]).
-fn build_topo(root: &Value, check: bool) -> (Vec<Value>, Option<Error>) {
+pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>, Option<Error>) {
     let mut topo = Vec::new();
     let mut error = None;
     let mut stack = vec![Visit::Enter(root.clone())];
     while let Some(visit) = stack.pop() {
         match visit {
             Visit::Enter(v) => {
+                if graph == Graph::Python {
+                    v.expand();
+                }
                 let mut node = v.0.borrow_mut();
                 if node.visited {
                     continue;
@@ -219,7 +233,11 @@ fn build_topo(root: &Value, check: bool) -> (Vec<Value>, Option<Error>) {
                 stack.push(Visit::Append(v.clone()));
                 // (Pushed last to first, so popped first to last; a child visited already
                 // would be skipped when popped, so it is not pushed.)
-                for child in node.parents.walked().rev() {
+                let children = match graph {
+                    Graph::Compact => node.parents.walked(),
+                    Graph::Python => node.parents.all(),
+                };
+                for child in children.rev() {
                     if !child.node().visited {
                         stack.push(Visit::Enter(child.clone()));
                     }

@@ -1,6 +1,7 @@
 //! Visiting every node of a graph once, with an explicit stack (no recursion).
 
 use super::address::AddressSet;
+use super::backward::Graph;
 use super::value::Value;
 
 /// Calls `f` once on `root` and once on every value it was computed from, parents
@@ -31,8 +32,10 @@ impl Value {
     /// `set_grad(1.0)`, is backpropagation.
     ///
     /// It is the post-order of a depth-first search over the parents in the order the
-    /// op took them (as Python's recursive `build_topo`), run with an explicit stack:
-    /// linear in the size of the graph, at any depth.
+    /// op took them: Python's `build_topo`, the one [`backward`](Value::backward) runs,
+    /// over Python's graph (a node that keeps an `f64` operand or a neuron's lists in
+    /// a compact form shows them as Python's nodes first): linear in the
+    /// size of the graph, at any depth.
     ///
     /// [`backward`](Value::backward) runs the rules in this order, reversed, so the loop
     /// below gives its gradients bit for bit.
@@ -53,26 +56,10 @@ impl Value {
     /// assert_eq!((a.grad(), b.grad()), (-3.0 + 1.0, 2.0));
     /// ```
     pub fn topo(&self) -> Vec<Value> {
-        let mut order = Vec::new();
-        let mut seen = AddressSet::default();
-        seen.insert(self.address());
-        // Each entry: a node whose parents are being visited, and how many have been.
-        self.expand();
-        let mut stack = vec![(self.clone(), 0)];
-        while let Some((value, visited)) = stack.last_mut() {
-            let next = value.node().parents().get(*visited).cloned();
-            *visited += 1;
-            match next {
-                Some(parent) => {
-                    if seen.insert(parent.address()) {
-                        parent.expand();
-                        stack.push((parent, 0));
-                    }
-                }
-                // All parents are placed: the node goes next.
-                None => order.extend(stack.pop().map(|(value, _)| value)),
-            }
+        let (topo, _) = super::backward::build_topo(self, Graph::Python, false);
+        for v in &topo {
+            v.0.borrow_mut().visited = false;
         }
-        order
+        topo
     }
 }
