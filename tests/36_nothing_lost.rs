@@ -439,6 +439,23 @@ fn links_planted_at_the_temporary_files_names_are_never_written_through() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+// ----- a picture of a backward pass -----
+
+// The stepper page runs the backward pass on the graph itself (as the lecture steps
+// `o._backward()` by hand), then puts every grad back: also when your op's closure
+// panics halfway, so drawing a graph never leaves it with other grads.
+#[test]
+fn a_stepper_page_that_panicked_leaves_the_graphs_grads_as_they_were() {
+    let x = Value::new(2.0);
+    let loud = Value::custom("loud", &[&x], |p| p[0], |_, _, _| panic!("boom"));
+    let y = &loud * &x;
+    x.set_grad(7.0);
+    loud.set_grad(5.0);
+    let drawn = catch_unwind(AssertUnwindSafe(|| y.to_html()));
+    assert!(drawn.is_err(), "the custom op's closure panicked");
+    assert_eq!((x.grad(), loud.grad(), y.grad()), (7.0, 5.0, 0.0));
+}
+
 // ----- data files cut short -----
 
 /// A fresh path in the temp directory, unique to this test and process.

@@ -83,7 +83,11 @@ impl Trace {
             })
             .collect::<Vec<_>>();
 
-        let saved: Vec<f64> = topo.iter().map(Value::grad).collect();
+        // (Put back when `_restore` is dropped: also if a custom op's closure panics.)
+        let _restore = Restore {
+            saved: topo.iter().map(Value::grad).collect(),
+            topo: &topo,
+        };
         topo.iter().for_each(Value::zero_grad);
         let root_index = topo.len() - 1;
         root.set_grad(1.0);
@@ -118,10 +122,24 @@ impl Trace {
                 changes,
             });
         }
-        for (v, grad) in topo.iter().zip(saved) {
-            v.set_grad(grad);
-        }
         Trace { nodes, steps }
+    }
+}
+
+/// The grads of a graph as they were before a recording: set back when dropped.
+struct Restore<'a> {
+    topo: &'a [Value],
+    saved: Vec<f64>,
+}
+
+impl Drop for Restore<'_> {
+    fn drop(&mut self) {
+        for (v, &grad) in self.topo.iter().zip(&self.saved) {
+            // (A node still borrowed, by a rule that panicked, keeps what it has.)
+            if let Ok(mut node) = v.0.try_borrow_mut() {
+                node.grad = grad;
+            }
+        }
     }
 }
 
