@@ -15,3 +15,5 @@
 
 mod constant;
 mod neuron;
+#[cfg(test)]
+mod tests;
