@@ -333,27 +333,6 @@ impl Value {
         self.0.borrow().grad
     }
 
-    /// `(data, grad)` with one borrow of the node (the optimisers read both for each
-    /// parameter of every step).
-    #[inline]
-    pub(crate) fn data_and_grad(&self) -> (f64, f64) {
-        let node = self.0.borrow();
-        (node.data, node.grad)
-    }
-
-    /// Sets data to `f(data, grad)` with one borrow of the node, unless `f` fails
-    /// (then nothing changes). The optimisers' in-place update.
-    #[inline]
-    pub(crate) fn replace_data<E>(
-        &self,
-        f: impl FnOnce(f64, f64) -> Result<f64, E>,
-    ) -> Result<(), E> {
-        let mut node = self.0.borrow_mut();
-        node.data = f(node.data, node.grad)?;
-        watch::count_data_write();
-        Ok(())
-    }
-
     /// Overwrites the data (Python's `p.data = ...`, e.g. a parameter update).
     /// Nodes computed from this one are *not* recomputed: build the expression again (a
     /// [`Tape`](crate::tape::Tape) compiled from them notices the write by itself and
@@ -454,19 +433,6 @@ impl Value {
         if Rc::strong_count(&self.0) > 1 {
             watch::count_label_write();
         }
-    }
-
-    /// Crate-internal: tags this node as built by `loss` from a target given as a
-    /// number, a constant of the graph; `instead` is the form whose targets are
-    /// `Value`s. A tape compiled from a graph holding such a node refuses to run it over
-    /// other samples, naming both.
-    pub(crate) fn tag_constant_target(self, loss: &'static str, instead: &'static str) -> Value {
-        self.0
-            .borrow_mut()
-            .extra
-            .get_or_insert_with(Default::default)
-            .constant_target = Some((loss, instead));
-        self
     }
 
     /// Marks this leaf as needing no gradient (PyTorch's `requires_grad=False`): an

@@ -127,3 +127,19 @@ fn in_row(i: usize) -> impl FnOnce(Error) -> Error {
         other => other,
     }
 }
+
+/// The tag a loss puts on its result when it took its targets as numbers.
+impl Value {
+    /// Crate-internal: tags this node as built by `loss` from a target given as a
+    /// number, a constant of the graph; `instead` is the form whose targets are
+    /// `Value`s. A tape compiled from a graph holding such a node refuses to run it over
+    /// other samples, naming both.
+    pub(crate) fn tag_constant_target(self, loss: &'static str, instead: &'static str) -> Value {
+        self.0
+            .borrow_mut()
+            .extra
+            .get_or_insert_with(Default::default)
+            .constant_target = Some((loss, instead));
+        self
+    }
+}

@@ -589,3 +589,27 @@ fn decay_factor(lr: f64, wd: f64) -> Result<(), Error> {
 fn unit_interval(name: &'static str, x: f64) -> Result<f64, Error> {
     hyper(name, x, "in [0, 1)", (0.0..1.0).contains(&x))
 }
+
+/// The optimisers' reads and writes of a parameter, one borrow of its node each.
+impl Value {
+    /// `(data, grad)` with one borrow of the node (the optimisers read both for each
+    /// parameter of every step).
+    #[inline]
+    pub(crate) fn data_and_grad(&self) -> (f64, f64) {
+        let node = self.0.borrow();
+        (node.data, node.grad)
+    }
+
+    /// Sets data to `f(data, grad)` with one borrow of the node, unless `f` fails
+    /// (then nothing changes). The optimisers' in-place update.
+    #[inline]
+    pub(crate) fn replace_data<E>(
+        &self,
+        f: impl FnOnce(f64, f64) -> Result<f64, E>,
+    ) -> Result<(), E> {
+        let mut node = self.0.borrow_mut();
+        node.data = f(node.data, node.grad)?;
+        crate::watch::count_data_write();
+        Ok(())
+    }
+}
