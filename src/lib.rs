@@ -120,6 +120,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod address;
 pub mod codegen;
 pub mod data;
 pub mod engine;

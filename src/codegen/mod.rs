@@ -77,7 +77,7 @@ pub const C_FLAGS: &[&str] = &[
     "-Werror",
 ];
 
-use crate::engine::address::AddressMap;
+use crate::address::AddressMap;
 use crate::engine::Value;
 use crate::error::Error;
 use crate::tape::Tape;

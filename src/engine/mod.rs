@@ -24,10 +24,9 @@
 //! | `constant.rs` | a node that keeps an `f64` operand (made in `src/fast/`), shown as Python's leaf | `Value(other)` in `__mul__` |
 //! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`), shown as Python's `[b, w0, x0, ...]` | `Neuron.__call__` |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
-//! | `backward.rs` | `backward()` (`build_topo`, then each rule in reverse), one node's `backward_step()`, anomaly detection | `backward()`, `_backward()` |
+//! | `backward.rs` | `backward()` (`build_topo`, then each rule in reverse), `topo()`, one node's `backward_step()`, anomaly detection | `backward()`, `build_topo`, `_backward()` |
 //! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
 //! | `drop.rs` | freeing a graph without recursion | the garbage collector |
-//! | `walk.rs`, `address.rs` | `topo()`; visiting every node once; sets and maps keyed by node address | `build_topo` and its `visited` set |
 //!
 //! Pictures of a graph (Graphviz DOT, SVG, the backward-pass stepper) are in
 //! [`crate::view`]; nothing here depends on them.
@@ -52,7 +51,6 @@
 //! ```
 
 pub(crate) mod activations;
-pub(crate) mod address;
 mod arithmetic;
 mod backward;
 mod constant;
@@ -69,7 +67,6 @@ pub(crate) mod powers;
 pub(crate) mod repr;
 pub(crate) mod rules;
 pub(crate) mod value;
-pub(crate) mod walk;
 
 pub use gradcheck::{check_gradients, GradientCheck, LeafCheck};
 pub use value::Value;

@@ -245,7 +245,7 @@ impl Value {
     /// Puts Python's graph back where this node keeps it in a compact form: the leaf of
     /// an `f64` operand (`constant.rs`), a neuron's own list of parents `[b, w0, x0,
     /// ...]` (`neuron.rs`). Every walk that shows or compiles the graph calls it on each
-    /// node before reading its parents (`walk.rs`); `backward()` and the drop read the
+    /// node before reading its parents (`Value::topo`); `backward()` and the drop read the
     /// compact forms as they are.
     pub(crate) fn expand(&self) {
         let compact = matches!(

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use std::rc::Rc;
 
-use crate::engine::address::AddressMap;
+use crate::address::AddressMap;
 use crate::engine::neuron::{NeuronInputs, NeuronParams};
 use crate::engine::op::{Act, Op};
 use crate::Value;

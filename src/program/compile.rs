@@ -10,7 +10,7 @@
 //! compiled again without fusing.
 
 use super::{Program, Run, Step};
-use crate::engine::address::{AddressMap, AddressSet};
+use crate::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
 use crate::engine::rules::{Arity, Rule, NO_CONSTS};
 use crate::engine::value::Node;

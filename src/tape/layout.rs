@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::parallel::Workers;
 use super::step::StepPlan;
-use crate::engine::address::AddressMap;
+use crate::address::AddressMap;
 use crate::engine::Value;
 use crate::error::Error;
 use crate::program::{Buffers, Program};

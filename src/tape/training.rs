@@ -13,7 +13,7 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
 use super::{Inputs, Tape};
-use crate::engine::address::AddressMap;
+use crate::address::AddressMap;
 use crate::engine::Value;
 use crate::error::Error;
 use crate::optim::Optimizer;

@@ -2,11 +2,10 @@
 
 use std::fmt::Write;
 
-use crate::engine::address::AddressMap;
+use crate::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::value::{Node, Value};
-use crate::engine::walk::for_each_node;
 
 /// Which way a drawing's arrows run (Graphviz's `rankdir`), as `draw_dot`'s
 /// `rankdir='LR'` argument in micrograd's `trace_graph.ipynb`, which accepts exactly
@@ -289,6 +288,26 @@ fn escape(text: &str, special: &[char]) -> String {
         }
     }
     out
+}
+
+/// Calls `f` once on `root` and once on every value it was computed from, parents
+/// after children (depth-first), in Python's graph (each node is
+/// expanded (`Value::expand`) first: an `f64` operand's leaf, a neuron's list of parents). Linear in the graph size: visited nodes are found in a
+/// hash set of node addresses, not by scanning a list.
+pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
+    let mut seen = AddressSet::default();
+    let mut stack = vec![root.clone()];
+    seen.insert(root.address());
+    while let Some(value) = stack.pop() {
+        // (Python's graph: see `Value::expand`.)
+        value.expand();
+        f(&value);
+        for parent in value.node().parents() {
+            if seen.insert(parent.address()) {
+                stack.push(parent.clone());
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! bit. The graph's grads are put back as they were afterwards.
 
 use super::dot::op_label;
-use crate::engine::address::AddressMap;
+use crate::address::AddressMap;
 use crate::engine::op::Op;
 use crate::engine::rules::Rule;
 use crate::engine::Value;

@@ -1,6 +1,6 @@
 //! Hash maps keyed by node addresses, with a hash made for them.
 //!
-//! Walking a graph (`walk.rs`, `dot.rs`) and compiling a tape look nodes up by address.
+//! Drawing a graph (`src/view/`) and compiling a tape look nodes up by address.
 //! The standard hasher (SipHash) resists attackers choosing the keys; node addresses
 //! are not chosen by anyone, so a multiply-and-rotate hash (the one of `rustc-hash`) is
 //! enough and several times faster.
