@@ -21,8 +21,7 @@
 //! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure, the closure's type); `Sum`, `Product` | `Value(data, children, op)` |
 //! | `rules.rs` | what a rule is (numbers, C, text); the table from op code to rule, shared with the tape, the C and the stepper | |
 //! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__sub__`, `__truediv__`, ... |
-//! | `constant.rs` | a node that keeps an `f64` operand (made in `src/fast/`), shown as Python's leaf | `Value(other)` in `__mul__` |
-//! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`), shown as Python's `[b, w0, x0, ...]` | `Neuron.__call__` |
+//! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`) | `Neuron.__call__` |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
 //! | `backward.rs` | `backward()` (`build_topo`, then each rule in reverse), `topo()`, one node's `backward_step()`, anomaly detection | `backward()`, `build_topo`, `_backward()` |
 //! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
@@ -53,7 +52,6 @@
 pub(crate) mod activations;
 mod arithmetic;
 mod backward;
-mod constant;
 pub(crate) mod custom;
 mod drop;
 mod functions;

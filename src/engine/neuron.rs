@@ -1,5 +1,4 @@
-//! The lists a neuron node shares ([`Parents::Neuron`]), and Python's graph for such a
-//! node: its own list of parents `[b, w0, x0, w1, x1, ...]`.
+//! The lists a neuron node shares ([`Parents::Neuron`]).
 //!
 //! The node itself, `act(b + w0·x0 + w1·x1 + ...)` as one node with its rule, is made
 //! in `src/fast/neuron.rs`. It does not copy its 2n + 1 handles: it holds two `Rc`s,
@@ -7,11 +6,12 @@
 //! neuron and shared by the node of every sample) and one of its inputs
 //! ([`NeuronInputs`], made once per layer and sample, shared by the layer's neurons).
 //! Where the graph is shown or compiled, [`Value::expand`] gives the node its own list
-//! `[b, w0, x0, ...]` again.
+//! `[b, w0, x0, ...]` again (the node's closure, in `src/fast/neuron.rs`, makes it).
 
 use std::rc::Rc;
 
 use super::op::Op;
+#[cfg(doc)]
 use super::parents::Parents;
 use super::value::Value;
 
@@ -53,23 +53,5 @@ impl NeuronInputs {
     /// The list `values`, to share.
     pub(crate) fn new(values: Vec<Value>) -> Rc<NeuronInputs> {
         Rc::new(NeuronInputs { values })
-    }
-}
-
-impl Value {
-    /// Gives a neuron node its own list of parents `[b, w0, x0, w1, x1, ...]` (a no-op
-    /// for any other node): the list every view and the tape's compiler read.
-    pub(crate) fn expand_neuron(&self) {
-        let mut node = self.0.borrow_mut();
-        let Parents::Neuron(params, inputs) = &*node.parents else {
-            return;
-        };
-        let mut list = Vec::with_capacity(1 + 2 * inputs.values.len());
-        list.push(params.bias().clone());
-        for (w, x) in params.weights().iter().zip(&inputs.values) {
-            list.push(w.clone());
-            list.push(x.clone());
-        }
-        *node.parents = Parents::Many(list.into_boxed_slice());
     }
 }

@@ -30,6 +30,13 @@ pub(crate) trait Backward {
     fn rule(&self) -> Option<Rule> {
         None
     }
+
+    /// For a node that `src/fast/` keeps in a compact form: Python's parents for it and
+    /// the closure that goes with them (see [`Value::expand`]). `None` for every other
+    /// node.
+    fn python_graph(&self, _out: &Node) -> Option<(Parents, BackwardFn)> {
+        None
+    }
 }
 
 impl<F: Fn(&Node)> Backward for F {

@@ -242,19 +242,18 @@ impl Value {
         })
     }
 
-    /// Puts Python's graph back where this node keeps it in a compact form: the leaf of
-    /// an `f64` operand (`constant.rs`), a neuron's own list of parents `[b, w0, x0,
-    /// ...]` (`neuron.rs`). Every walk that shows or compiles the graph calls it on each
-    /// node before reading its parents (`Value::topo`); `backward()` and the drop read the
-    /// compact forms as they are.
+    /// Puts Python's graph back where this node keeps it in a compact form of
+    /// `src/fast/` (the leaf of an `f64` operand, a neuron's own list of parents `[b,
+    /// w0, x0, ...]`): the node's closure knows how (`Backward::python_graph`). Every
+    /// walk that shows or compiles the graph calls it on each node before reading its
+    /// parents (`Value::topo`); `backward()` and the drop read the compact forms as they
+    /// are.
     pub(crate) fn expand(&self) {
-        let compact = matches!(
-            *self.0.borrow().parents,
-            Parents::Constant(..) | Parents::Neuron(..)
-        );
-        if compact {
-            self.expand_constant();
-            self.expand_neuron();
+        let mut node = self.0.borrow_mut();
+        let python = (node.backward.as_ref()).and_then(|rule| rule.python_graph(&node));
+        if let Some((parents, backward)) = python {
+            *node.parents = parents;
+            node.backward = Some(backward);
         }
     }
 

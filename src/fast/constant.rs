@@ -8,13 +8,14 @@
 //! bit for bit: the rule is the op's own rule with the constant in the operand's
 //! place, and it adds only the `Value` parent's contribution.
 //!
-//! The engine shows such a node as Python's graph, with the leaf put back
-//! (`src/engine/constant.rs`); this file makes the nodes and their rules, and the
-//! operators with an `f64` (or `&f64`) on either side.
+//! This file makes the nodes and their rules, the operators with an `f64` (or `&f64`)
+//! on either side, and Python's graph for such a node, with the leaf put back, where
+//! the graph is shown or compiled (`ConstantRule::python_graph`).
 
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 use crate::engine::op::Op;
+use crate::engine::ops::Backward;
 use crate::engine::parents::{Parents, Side};
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::value::{BackwardFn, Node};
@@ -38,7 +39,7 @@ impl Value {
 
 /// The rule of a node with a constant operand, for the op `op` (one of `+ - * /`):
 /// the two-parent rule's line for the `Value` parent, `x.grad += d out / d x *
-/// out.grad` (the line for the constant, which no one reads, is `constant_grad` in `src/engine/constant.rs`,
+/// out.grad` (the line for the constant, which no one reads, is [`constant_grad`],
 /// worked out when the constant is shown).
 ///
 /// One closure per op, each with its op written in, so that the op's derivative is
@@ -47,12 +48,88 @@ impl Value {
 #[inline(always)]
 fn constant_rule(op: Op) -> BackwardFn {
     match op {
-        Op::Add => Box::new(|out: &Node| add_constant_rule(out, Op::Add)),
-        Op::Sub => Box::new(|out: &Node| add_constant_rule(out, Op::Sub)),
-        Op::Mul => Box::new(|out: &Node| add_constant_rule(out, Op::Mul)),
-        Op::Div => Box::new(|out: &Node| add_constant_rule(out, Op::Div)),
+        Op::Add => Box::new(ConstantRule(|out: &Node| add_constant_rule(out, Op::Add))),
+        Op::Sub => Box::new(ConstantRule(|out: &Node| add_constant_rule(out, Op::Sub))),
+        Op::Mul => Box::new(ConstantRule(|out: &Node| add_constant_rule(out, Op::Mul))),
+        Op::Div => Box::new(ConstantRule(|out: &Node| add_constant_rule(out, Op::Div))),
         _ => unreachable!("an f64 operand is kept only by + - * /, not by {op:?}"),
     }
+}
+
+/// A constant node's closure `F` (zero-sized, as `F` is), which also gives Python's
+/// graph for the node.
+struct ConstantRule<F>(F);
+
+impl<F: Fn(&Node)> Backward for ConstantRule<F> {
+    #[inline]
+    fn run(&self, out: &Node) {
+        (self.0)(out);
+    }
+
+    /// The leaf Python makes for the constant put back: the parents become `[x, leaf]`
+    /// (or `[leaf, x]`), the leaf a hidden constant holding `c`, with the gradient
+    /// [`constant_grad`] gives it, and the closure the op's method gives a two-parent
+    /// node. The graph then is the one Python builds.
+    fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
+        let Parents::Constant([x], c, side) = &*out.parents else {
+            return None;
+        };
+        let leaf = Value::hidden_constant(*c);
+        leaf.set_grad(constant_grad(out));
+        let parents = match side {
+            Side::Left => Parents::Two([leaf, x.clone()]),
+            Side::Right => Parents::Two([x.clone(), leaf]),
+        };
+        Some((parents, two_parent_backward(out.op)?))
+    }
+}
+
+impl Side {
+    /// The op's two operands, `x` being the `Value`'s data and `c` the constant.
+    #[inline]
+    fn operands(self, x: f64, c: f64) -> (f64, f64) {
+        match self {
+            Side::Left => (c, x),
+            Side::Right => (x, c),
+        }
+    }
+
+    /// `(d out / d x, d out / d c)` from the op's `(d out / d a, d out / d b)`.
+    #[inline]
+    fn split(self, (da, db): (f64, f64)) -> (f64, f64) {
+        match self {
+            Side::Left => (db, da),
+            Side::Right => (da, db),
+        }
+    }
+}
+
+/// `(d out / d x, d out / d c)` of the [`Parents::Constant`] node `out`.
+fn local_grads(out: &Node) -> (f64, f64) {
+    let Parents::Constant([x], c, side) = &*out.parents else {
+        unreachable!("a constant node keeps its constant")
+    };
+    let (a, b) = side.operands(x.data(), *c);
+    side.split(out.op.local_grads(a, b, out.data, NO_CONSTS))
+}
+
+/// The gradient Python's leaf for the constant would have: 0 until the node's rule
+/// runs, then `0 + d out / d c * out.grad` from the node as it is now (after one
+/// `backward()`, Python's number; see `docs/python-to-rust.md` for after two).
+fn constant_grad(out: &Node) -> f64 {
+    if !out.constant_rule_ran.get() {
+        return 0.0;
+    }
+    let (_, dc) = local_grads(out);
+    0.0 + dc * out.grad
+}
+
+/// The backward closure that the method of the two-parent op `op` gives its node: taken
+/// from a node that method makes, so that the closure is written once, in the method.
+fn two_parent_backward(op: Op) -> Option<BackwardFn> {
+    let node = op.apply2(&Value::new(1.0), &Value::new(1.0));
+    let backward = node.0.borrow_mut().backward.take();
+    backward
 }
 
 /// `x.grad += d out / d x * out.grad` for the node `out` of the op `op` (its own).

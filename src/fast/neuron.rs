@@ -18,9 +18,10 @@ use std::rc::Rc;
 
 use crate::engine::neuron::{NeuronInputs, NeuronParams};
 use crate::engine::op::{Act, Op};
+use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::rules::NO_CONSTS;
-use crate::engine::value::Node;
+use crate::engine::value::{BackwardFn, Node};
 use crate::watch;
 use crate::{Error, Value};
 
@@ -62,7 +63,7 @@ impl Value {
         let data = act.op().map_or(sum, |op| op.forward(sum, 0.0, NO_CONSTS));
         let parents = Parents::Neuron(Rc::clone(params), Rc::clone(inputs));
         let op = Op::Neuron(act);
-        let out = Value::from_op(data, op, parents, NO_CONSTS, Box::new(rule));
+        let out = Value::from_op(data, op, parents, NO_CONSTS, Box::new(NeuronRule));
         let Some(op) = separate else {
             return Ok(out);
         };
@@ -74,6 +75,30 @@ impl Value {
             .get_or_insert_with(Default::default)
             .neuron_activation = true;
         Ok(activation)
+    }
+}
+
+/// A neuron node's closure: its [`rule`], and Python's graph for the node.
+struct NeuronRule;
+
+impl Backward for NeuronRule {
+    fn run(&self, out: &Node) {
+        rule(out);
+    }
+
+    /// The node's own list of parents `[b, w0, x0, w1, x1, ...]`, read by the same
+    /// rule.
+    fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
+        let Parents::Neuron(params, inputs) = &*out.parents else {
+            return None;
+        };
+        let mut list = Vec::with_capacity(1 + 2 * inputs.values.len());
+        list.push(params.bias().clone());
+        for (w, x) in params.weights().iter().zip(&inputs.values) {
+            list.push(w.clone());
+            list.push(x.clone());
+        }
+        Some((Parents::Many(list.into_boxed_slice()), Box::new(NeuronRule)))
     }
 }
 
