@@ -146,6 +146,34 @@ impl CWriter for Real {
     }
 }
 
+/// An op's C, from its rule.
+impl Rule {
+    /// The C expression of [`forward`](Rule::forward) from the operands' C `a` and `b`.
+    pub(crate) fn c_forward(self, w: &mut dyn CWriter, a: &str, b: &str, c: Consts) -> String {
+        match self {
+            Rule::One(r) => (r.c_forward)(w, a, c),
+            Rule::Two(r) => (r.c_forward)(w, a, b),
+        }
+    }
+
+    /// The C expressions of [`local_grads`](Rule::local_grads) from the C of `a`, `b`
+    /// and `out` (`None` for `b` of a one-parent op).
+    pub(crate) fn c_local_grads(
+        self,
+        w: &mut dyn CWriter,
+        (a, b, out): (&str, &str, &str),
+        c: Consts,
+    ) -> (String, Option<String>) {
+        match self {
+            Rule::One(r) => ((r.c_local_grad)(w, a, out, c), None),
+            Rule::Two(r) => {
+                let (da, db) = (r.c_local_grads)(w, a, b, out);
+                (da, Some(db))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -181,80 +181,6 @@ impl Rule {
             Rule::Two(_) => Arity::Two,
         }
     }
-
-    /// `out` from the parents' values `a` and `b` (`b` unused by a one-parent op) and
-    /// the constants `c` (unused by a two-parent op).
-    pub(crate) fn forward(self, a: f64, b: f64, c: Consts) -> f64 {
-        match self {
-            Rule::One(r) => (r.forward)(a, c),
-            Rule::Two(r) => (r.forward)(a, b),
-        }
-    }
-
-    /// `(d out / d a, d out / d b)` (0 for `b` of a one-parent op).
-    pub(crate) fn local_grads(self, a: f64, b: f64, out: f64, c: Consts) -> (f64, f64) {
-        match self {
-            Rule::One(r) => ((r.local_grad)(a, out, c), 0.0),
-            Rule::Two(r) => (r.local_grads)(a, b, out),
-        }
-    }
-
-    /// The C expression of [`forward`](Rule::forward) from the operands' C `a` and `b`.
-    pub(crate) fn c_forward(self, w: &mut dyn CWriter, a: &str, b: &str, c: Consts) -> String {
-        match self {
-            Rule::One(r) => (r.c_forward)(w, a, c),
-            Rule::Two(r) => (r.c_forward)(w, a, b),
-        }
-    }
-
-    /// The C expressions of [`local_grads`](Rule::local_grads) from the C of `a`, `b`
-    /// and `out` (`None` for `b` of a one-parent op).
-    pub(crate) fn c_local_grads(
-        self,
-        w: &mut dyn CWriter,
-        (a, b, out): (&str, &str, &str),
-        c: Consts,
-    ) -> (String, Option<String>) {
-        match self {
-            Rule::One(r) => ((r.c_local_grad)(w, a, out, c), None),
-            Rule::Two(r) => {
-                let (da, db) = (r.c_local_grads)(w, a, b, out);
-                (da, Some(db))
-            }
-        }
-    }
-
-    /// The node `x.op(c)` of this one-parent op, made by its method (as `x.powf(c[0])`).
-    ///
-    /// # Panics
-    ///
-    /// For a two-parent op.
-    pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
-        match self {
-            Rule::One(r) => (r.method)(x, c),
-            Rule::Two(r) => unreachable!("{} takes two parents", r.name),
-        }
-    }
-
-    /// The node `a op b` of this two-parent op, made by its method.
-    ///
-    /// # Panics
-    ///
-    /// For a one-parent op.
-    pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
-        match self {
-            Rule::Two(r) => (r.method)(a, b),
-            Rule::One(r) => unreachable!("{} takes one parent", r.name),
-        }
-    }
-
-    /// The text of the op's backward rule.
-    pub(crate) fn text(self) -> RuleText {
-        match self {
-            Rule::One(r) => r.text,
-            Rule::Two(r) => r.text,
-        }
-    }
 }
 
 /// Two rules are the same op's when their names are (every op has its own).
@@ -269,32 +195,6 @@ impl Eq for Rule {}
 impl std::fmt::Debug for Rule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Rule({:?})", self.name())
-    }
-}
-
-impl Op {
-    /// [`Rule::apply1`] of one of the engine's one-parent ops.
-    ///
-    /// # Panics
-    ///
-    /// For an op that is no one-parent op of the engine's.
-    pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
-        match self.rule() {
-            Some(rule) => rule.apply1(x, c),
-            None => unreachable!("{self:?} has no rule of the engine's"),
-        }
-    }
-
-    /// [`Rule::apply2`] of one of the engine's two-parent ops.
-    ///
-    /// # Panics
-    ///
-    /// For an op that is no two-parent op of the engine's.
-    pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
-        match self.rule() {
-            Some(rule) => rule.apply2(a, b),
-            None => unreachable!("{self:?} has no rule of the engine's"),
-        }
     }
 }
 

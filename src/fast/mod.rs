@@ -13,7 +13,65 @@
 //! Python's graph wherever a graph is read (`Value::expand`, `Backward::python_graph`). Both are built on what
 //! [`Value::custom`](crate::Value::custom) uses too: a node with its own boxed backward closure.
 
+use crate::engine::op::Op;
+use crate::engine::rules::{Consts, Rule};
+use crate::Value;
+
 mod constant;
 mod neuron;
 #[cfg(test)]
 mod tests;
+
+/// Making a node of an op by its method, as a graph rebuilt from a tape and the compact
+/// forms' Python graphs do.
+impl Rule {
+    /// The node `x.op(c)` of this one-parent op, made by its method (as `x.powf(c[0])`).
+    ///
+    /// # Panics
+    ///
+    /// For a two-parent op.
+    pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
+        match self {
+            Rule::One(r) => (r.method)(x, c),
+            Rule::Two(r) => unreachable!("{} takes two parents", r.name),
+        }
+    }
+
+    /// The node `a op b` of this two-parent op, made by its method.
+    ///
+    /// # Panics
+    ///
+    /// For a one-parent op.
+    pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
+        match self {
+            Rule::Two(r) => (r.method)(a, b),
+            Rule::One(r) => unreachable!("{} takes one parent", r.name),
+        }
+    }
+}
+
+impl Op {
+    /// [`Rule::apply1`] of one of the engine's one-parent ops.
+    ///
+    /// # Panics
+    ///
+    /// For an op that is no one-parent op of the engine's.
+    pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
+        match self.rule() {
+            Some(rule) => rule.apply1(x, c),
+            None => unreachable!("{self:?} has no rule of the engine's"),
+        }
+    }
+
+    /// [`Rule::apply2`] of one of the engine's two-parent ops.
+    ///
+    /// # Panics
+    ///
+    /// For an op that is no two-parent op of the engine's.
+    pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
+        match self.rule() {
+            Some(rule) => rule.apply2(a, b),
+            None => unreachable!("{self:?} has no rule of the engine's"),
+        }
+    }
+}

@@ -43,6 +43,7 @@ mod forward;
 mod graph;
 pub(crate) mod layer;
 mod private;
+mod rule;
 
 pub(crate) use buffers::Buffers;
 pub(crate) use compile::Compiled;

@@ -68,6 +68,16 @@ pub(crate) fn rule_text(op: Op, rule: Option<Rule>) -> RuleText {
     }
 }
 
+impl Rule {
+    /// The text of the op's backward rule.
+    pub(crate) fn text(self) -> RuleText {
+        match self {
+            Rule::One(r) => r.text,
+            Rule::Two(r) => r.text,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
