@@ -13,6 +13,7 @@
 //! `binary_op`: a zero-sized tag, so the box still allocates nothing), from which the
 //! node's `_op` name, the tape, the C and the pictures read the op.
 
+use std::any::Any;
 use std::marker::PhantomData;
 
 use super::op::Op;
@@ -21,8 +22,9 @@ use super::rules::{Consts, Rule, NO_CONSTS};
 use super::value::{BackwardFn, Node, Value};
 
 /// A node's backward closure (Python's `_backward`): every `Fn(&Node)` closure is one.
-/// The closure of an op defined above the engine also gives its op's rule.
-pub(crate) trait Backward {
+/// The closure of an op defined above the engine also gives its op's rule; a floor above
+/// may wrap a node's closure in a type of its own to mark the node (`Node::closure`).
+pub(crate) trait Backward: Any {
     /// Adds `d out / d parent * out.grad` to each parent's grad.
     fn run(&self, out: &Node);
 
@@ -39,7 +41,7 @@ pub(crate) trait Backward {
     }
 }
 
-impl<F: Fn(&Node)> Backward for F {
+impl<F: Fn(&Node) + 'static> Backward for F {
     #[inline]
     fn run(&self, out: &Node) {
         self(out);
@@ -56,7 +58,7 @@ pub(crate) trait Named {
 /// An op's closure tagged with the op `N` (zero-sized, as the closure is).
 struct Tagged<N, F>(F, PhantomData<N>);
 
-impl<N: Named, F: Fn(&Node)> Backward for Tagged<N, F> {
+impl<N: Named + 'static, F: Fn(&Node) + 'static> Backward for Tagged<N, F> {
     #[inline]
     fn run(&self, out: &Node) {
         (self.0)(out);

@@ -4,6 +4,7 @@
 //! `_prev`, `_op`). Here they live in a [`Node`] behind `Rc<RefCell<..>>`, and
 //! [`Value`] is a cheap, clonable handle to it.
 
+use std::any::Any;
 use std::cell::{Cell, Ref, RefCell};
 use std::fmt;
 use std::mem::ManuallyDrop;
@@ -32,15 +33,6 @@ pub(crate) struct Extra {
     pub(crate) consts: Consts,
     /// The name and closures of a [`Value::custom`] op.
     pub(crate) custom: Option<Custom>,
-    /// Whether this is the activation [`Value::neuron`] put on a node of its own above
-    /// its sum because the sum was not finite (on finite data the same call makes one
-    /// node): a tape compiled from it builds the neuron again the same way.
-    pub(crate) neuron_activation: bool,
-    /// Crate-internal: `(loss, form to use)` when a loss built this node from a target
-    /// given as a number (or picked a logit by a class index): the number is a
-    /// constant of the graph, so a tape refuses to run this graph over other samples
-    /// (see [`Value::tag_constant_target`]).
-    pub(crate) constant_target: Option<(&'static str, &'static str)>,
 }
 
 /// One node of the expression graph: what a Python `Value` object holds.
@@ -90,16 +82,11 @@ impl Node {
         self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts)
     }
 
-    /// Whether this is the activation of a [`Value::neuron`] whose sum was not finite
-    /// (see [`Extra::neuron_activation`]).
-    pub(crate) fn neuron_activation(&self) -> bool {
-        self.extra.as_ref().is_some_and(|e| e.neuron_activation)
-    }
-
-    /// The `(loss, form to use)` a loss tagged this node with (see
-    /// [`Extra::constant_target`]).
-    pub(crate) fn constant_target(&self) -> Option<(&'static str, &'static str)> {
-        self.extra.as_ref().and_then(|e| e.constant_target)
+    /// The node's closure, if it is a `T`: a closure type of the floors above the
+    /// engine that marks its node (a loss's, `src/fast/`'s).
+    pub(crate) fn closure<T: Backward>(&self) -> Option<&T> {
+        let closure: &dyn Any = self.backward.as_deref()?;
+        closure.downcast_ref()
     }
 
     /// The parents, in the order the operation received them.
@@ -255,6 +242,13 @@ impl Value {
             *node.parents = parents;
             node.backward = Some(backward);
         }
+    }
+
+    /// Replaces this node's backward closure `rule` by `wrap(rule)`: how a floor above
+    /// the engine marks a node with a closure type of its own (see [`Node::closure`]).
+    pub(crate) fn wrap_closure(&self, wrap: impl FnOnce(BackwardFn) -> BackwardFn) {
+        let mut node = self.0.borrow_mut();
+        node.backward = node.backward.take().map(wrap);
     }
 
     /// The address of the node: equal for two handles to the same node (a hash key

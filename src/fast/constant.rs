@@ -60,7 +60,7 @@ fn constant_rule(op: Op) -> BackwardFn {
 /// graph for the node.
 struct ConstantRule<F>(F);
 
-impl<F: Fn(&Node)> Backward for ConstantRule<F> {
+impl<F: Fn(&Node) + 'static> Backward for ConstantRule<F> {
     #[inline]
     fn run(&self, out: &Node) {
         (self.0)(out);

@@ -19,6 +19,8 @@ use crate::Value;
 
 mod constant;
 mod neuron;
+
+pub(crate) use neuron::is_neuron_activation;
 #[cfg(test)]
 mod tests;
 

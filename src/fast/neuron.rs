@@ -68,14 +68,27 @@ impl Value {
             return Ok(out);
         };
         let activation = op.apply1(&out, NO_CONSTS);
-        activation
-            .0
-            .borrow_mut()
-            .extra
-            .get_or_insert_with(Default::default)
-            .neuron_activation = true;
+        activation.wrap_closure(|rule| Box::new(NeuronActivation(rule)));
         Ok(activation)
     }
+}
+
+/// The closure of the activation that [`Value::neuron`] put on a node of its own
+/// above its sum because the sum was not finite (on finite data the same call makes
+/// one node): the activation's own closure, marked so that a tape compiled from it
+/// builds the neuron again the same way ([`is_neuron_activation`]).
+struct NeuronActivation(BackwardFn);
+
+impl Backward for NeuronActivation {
+    fn run(&self, out: &Node) {
+        self.0.run(out);
+    }
+}
+
+/// Whether `node` is the activation of a neuron whose sum was not finite (see
+/// [`NeuronActivation`]).
+pub(crate) fn is_neuron_activation(node: &Node) -> bool {
+    node.closure::<NeuronActivation>().is_some()
 }
 
 /// A neuron node's closure: its [`rule`], and Python's graph for the node.

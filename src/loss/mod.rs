@@ -63,6 +63,7 @@ pub use hinge::{svm_hinge, svm_hinge_targets};
 pub use mse::{mse, mse_targets};
 pub use regularization::l2;
 
+use crate::program::ConstantTarget;
 use crate::{Error, Value};
 
 /// micrograd's mean, `sum(terms) * (1.0 / len(terms))`: multiplying by the reciprocal
@@ -135,11 +136,7 @@ impl Value {
     /// `Value`s. A tape compiled from a graph holding such a node refuses to run it over
     /// other samples, naming both.
     pub(crate) fn tag_constant_target(self, loss: &'static str, instead: &'static str) -> Value {
-        self.0
-            .borrow_mut()
-            .extra
-            .get_or_insert_with(Default::default)
-            .constant_target = Some((loss, instead));
+        self.wrap_closure(|rule| ConstantTarget::wrap(rule, (loss, instead)));
         self
     }
 }

@@ -9,13 +9,14 @@
 //! [`Program::same_order_as_graph`] verifies that fusing kept it so; if not, the graph is
 //! compiled again without fusing.
 
-use super::{Program, Run, Step};
+use super::{ConstantTarget, Program, Run, Step};
 use crate::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
 use crate::engine::rules::{Arity, Rule, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
+use crate::fast::is_neuron_activation;
 
 /// What compiling a graph makes: the [`Program`], and what a runner needs at its edge.
 pub(crate) struct Compiled {
@@ -121,7 +122,7 @@ impl Program {
             gather: Vec::new(),
             outputs: Vec::new(),
             // (Fused nodes too: every node of the graph is looked at.)
-            constant_target: order.iter().find_map(|v| v.node().constant_target()),
+            constant_target: order.iter().find_map(|v| ConstantTarget::of(&v.node())),
             leaves: leaves.len(),
             hidden: leaves.iter().map(|v| v.node().hidden).collect(),
             frozen: frozen(order, &leaves),
@@ -157,7 +158,7 @@ impl Program {
                 }
                 (None, Arity::Zero) => (Step::Leaf, [0, 0]),
                 (None, Arity::One) if node.consts() == NO_CONSTS => {
-                    if node.neuron_activation() {
+                    if is_neuron_activation(&node) {
                         program.neuron_activations.push(k);
                     }
                     (program.op_step(&node), [idx(&parents[0]), 0])

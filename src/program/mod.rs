@@ -44,12 +44,14 @@ mod graph;
 pub(crate) mod layer;
 mod private;
 mod rule;
+mod target;
 
 pub(crate) use buffers::Buffers;
 pub(crate) use compile::Compiled;
 pub(crate) use defer::Lanes;
 pub(crate) use forward::disagreement;
 pub(crate) use layer::{Layer, NeuronTerms};
+pub(crate) use target::ConstantTarget;
 
 use crate::engine::custom::Custom;
 use crate::engine::op::Op;
