@@ -267,7 +267,7 @@ const LANES: usize = 8;
 
 /// The most samples [`Program::add_deferred`] adds at once: a chunk's
 /// ([`CHUNK`](crate::tape::CHUNK)).
-const MAX_SAMPLES: usize = crate::tape::CHUNK;
+const MAX_SAMPLES: usize = super::CHUNK;
 
 /// For every `t`, the sum from 0 of `x[t] * z` for each `(x, z)` of `samples`, one
 /// after the other, into `row[t]` (or, with `add`, added to it): each sum is made in a

@@ -9,11 +9,13 @@
 //! graph too. The values are made on the thread that asks, and dropped there.
 
 use super::{Program, Run, Step};
-use crate::engine::op::Op;
+use std::rc::Rc;
+
+use crate::engine::neuron::{NeuronInputs, NeuronParams};
+use crate::engine::op::{Act, Op};
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::Value;
 use crate::error::Error;
-use crate::nn::Activation;
 
 impl Program {
     /// The graph the program was compiled from, on the leaf data of `data`: fused
@@ -101,7 +103,7 @@ impl Program {
         nodes
     }
 
-    /// The [`Value::neuron`] node of the program's neuron with terms `runs` (`[b, one]`,
+    /// The [`Value::neuron`] node (`Value::neuron_node`, as it makes it) of the program's neuron with terms `runs` (`[b, one]`,
     /// then `[wi, xi]`) and step `step`.
     fn neuron(&self, nodes: &[Value], runs: &[Run], step: Step) -> Value {
         let mut pairs = runs.iter().flat_map(|r| r.xs().zip(r.ys()));
@@ -109,13 +111,14 @@ impl Program {
         let (w, x): (Vec<Value>, Vec<Value>) = pairs
             .map(|(w, x)| (nodes[w].clone(), nodes[x].clone()))
             .unzip();
-        let activation = match step {
-            Step::DotThen(Op::Relu) => Activation::Relu,
-            Step::DotThen(Op::Tanh) => Activation::Tanh,
-            Step::DotThen(Op::Sigmoid) => Activation::Sigmoid,
-            _ => Activation::Linear,
+        let act = match step {
+            Step::DotThen(Op::Relu) => Act::Relu,
+            Step::DotThen(Op::Tanh) => Act::Tanh,
+            Step::DotThen(Op::Sigmoid) => Act::Sigmoid,
+            _ => Act::Linear,
         };
-        Value::neuron(&nodes[b], &w, &x, activation).expect("as many inputs as weights")
+        let params = Rc::new(NeuronParams::new(&nodes[b], &w));
+        Value::neuron_node(&params, &NeuronInputs::new(x), act).expect("as many inputs as weights")
     }
 
     /// The error the dynamic graph reports for the values `data` (after `forward`

@@ -47,6 +47,10 @@ mod rule;
 mod target;
 
 pub(crate) use buffers::Buffers;
+
+/// How many samples a chunk of a batch has ([`tape::CHUNK`](crate::tape::CHUNK), where
+/// the tape's threads are): the most samples a program adds up at once.
+pub(crate) const CHUNK: usize = 8;
 pub(crate) use compile::Compiled;
 pub(crate) use defer::Lanes;
 pub(crate) use forward::disagreement;

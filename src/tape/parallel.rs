@@ -44,7 +44,7 @@ use crate::threads::{check_threads, share_with};
 /// thread, and of the fixed order in which gradients are added up (see
 /// `docs/tape.md`, "Threads"). A batch of 32 is four chunks, so up to four threads
 /// share it.
-pub const CHUNK: usize = 8;
+pub const CHUNK: usize = crate::program::CHUNK;
 
 /// How many chunks each worker takes in a round of a batch (see `run_round`): the
 /// chunks' sums wait in memory until their round is over.
