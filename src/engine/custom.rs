@@ -2,9 +2,9 @@
 //!
 //! This is the lecture's way of extending `Value`: in Python you write a method that
 //! computes `out` and defines `out._backward`; here [`Value::custom`] takes the same two
-//! pieces as closures. The engine stores them with the node (in its boxed `Extra`, so
-//! ordinary nodes stay small), calls `forward` once to build the node, and calls
-//! `local_grads` from the node's backward rule, which adds
+//! pieces as closures. The engine keeps them, with the op's name, as the node's boxed
+//! backward closure (a `Custom`), calls `forward` once to build the node, and calls
+//! `local_grads` from that closure, which adds
 //! `d out / d parent_i * out.grad` to each parent exactly as for a built-in op. A
 //! compiled [`Tape`](crate::tape::Tape) keeps the closures and calls both again on new
 //! leaf data.
@@ -12,8 +12,9 @@
 use std::sync::Arc;
 
 use super::op::Op;
+use super::ops::Backward;
 use super::parents::Parents;
-use super::value::{Extra, Node, Value};
+use super::value::{Node, Value};
 
 /// A custom op's forward function: the parents' data → the node's data.
 type ForwardFn = dyn Fn(&[f64]) -> f64 + Send + Sync;
@@ -198,31 +199,28 @@ impl Value {
             hidden: false,
             requires_grad,
             constant_rule_ran: std::cell::Cell::new(false),
-            backward: Some(Box::new(custom_rule)),
-            extra: Some(Box::new(Extra {
-                custom: Some(custom),
-                ..Extra::default()
-            })),
+            backward: Some(Box::new(custom)),
+            extra: None,
         })
     }
 }
 
-/// The backward rule of every custom node: gathers the parents' data, asks the op for
-/// its local derivatives `d`, and does `parent_i.grad += d[i] * out.grad`.
-fn custom_rule(out: &Node) {
-    let Some(custom) = out.custom() else {
-        unreachable!("a custom node has its closures")
-    };
-    let parents = out.parents();
-    with_scratch(parents.len(), |p, d| {
-        for (slot, parent) in p.iter_mut().zip(parents) {
-            *slot = parent.data();
-        }
-        custom.local_grads(p, out.data, d);
-        for (parent, di) in parents.iter().zip(d.iter()) {
-            parent.add_grad(di * out.grad);
-        }
-    });
+/// The backward closure of every custom node is its `Custom`: it gathers the parents'
+/// data, asks the op for its local derivatives `d`, and does
+/// `parent_i.grad += d[i] * out.grad`.
+impl Backward for Custom {
+    fn run(&self, out: &Node) {
+        let parents = out.parents();
+        with_scratch(parents.len(), |p, d| {
+            for (slot, parent) in p.iter_mut().zip(parents) {
+                *slot = parent.data();
+            }
+            self.local_grads(p, out.data, d);
+            for (parent, di) in parents.iter().zip(d.iter()) {
+                parent.add_grad(di * out.grad);
+            }
+        });
+    }
 }
 
 /// Runs `f` on two buffers of `n` numbers each, on the stack for up to 8 parents.

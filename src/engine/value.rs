@@ -31,8 +31,6 @@ pub(crate) struct Extra {
     pub(crate) label: Option<String>,
     /// The constants of `powf(n)`, `powi(n)`, `leaky_relu(slope)`, `clamp(lo, hi)`.
     pub(crate) consts: Consts,
-    /// The name and closures of a [`Value::custom`] op.
-    pub(crate) custom: Option<Custom>,
 }
 
 /// One node of the expression graph: what a Python `Value` object holds.
@@ -107,9 +105,10 @@ impl Node {
         self.requires_grad && !self.hidden
     }
 
-    /// The closures of a [`Value::custom`] node (`None` for every other node).
+    /// The closures of a [`Value::custom`] node (`None` for every other node): its
+    /// backward closure.
     pub(crate) fn custom(&self) -> Option<&Custom> {
-        self.extra.as_ref().and_then(|e| e.custom.as_ref())
+        self.closure::<Custom>()
     }
 
     /// The op's name as [`Value::op`] shows it: Python's `_op` string, or the name
