@@ -34,11 +34,16 @@
 //!
 //! That is the shape of [`Value::custom`](crate::Value::custom) too: a forward function
 //! and the local derivatives d out / d parent. The tape (`program/backward.rs`) reaches
-//! an op's rule through [`Op::forward`] and [`Op::local_grads`], a `match` on the op code
-//! whose arms call the rules' functions directly (the compiler inlines them: no indirect
-//! call per node), so the two engines compute the same floating-point numbers; a graph
-//! rebuilt from op codes makes each node with the op's `method` ([`Op::apply1`],
-//! [`Op::apply2`]).
+//! the rule of one of the engine's ops through [`Op::forward`] and [`Op::local_grads`],
+//! a `match` on the op code whose arms call the rules' functions directly (the compiler
+//! inlines them: no indirect call per node), so the two engines compute the same
+//! floating-point numbers; a graph rebuilt from op codes makes each node with the op's
+//! `method` ([`Op::apply1`], [`Op::apply2`]). The ops of `src/ops/` have no code: their
+//! closures carry their rules ([`Rule`]), which the tape calls through their pointers.
+//!
+//! The floors above add to [`Rule`] what they read of it: the tape its numbers
+//! (`src/program/rule.rs`), the code generator its C (`src/codegen/ops.rs`), the stepper
+//! its text (`src/view/rule_text.rs`).
 
 use super::op::Act;
 use super::value::Value;
