@@ -134,6 +134,7 @@ mod ops;
 pub mod optim;
 pub mod program;
 pub mod random;
+mod repr;
 pub mod tape;
 mod threads;
 pub mod view;

@@ -62,7 +62,6 @@ mod operators;
 pub(crate) mod ops;
 pub(crate) mod parents;
 pub(crate) mod powers;
-pub(crate) mod repr;
 pub(crate) mod rules;
 pub(crate) mod value;
 

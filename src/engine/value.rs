@@ -567,8 +567,8 @@ impl fmt::Debug for Value {
         write!(
             f,
             "Value(data={}, grad={})",
-            super::repr::PyFloat(self.data()),
-            super::repr::PyFloat(self.grad())
+            crate::repr::PyFloat(self.data()),
+            crate::repr::PyFloat(self.grad())
         )
     }
 }

@@ -5,8 +5,8 @@ use std::fmt::Write;
 use super::rule_text::{rule_text, RuleText, SEED};
 use super::trace::{Trace, TraceNode};
 use crate::engine::op::Op;
-use crate::engine::repr::PyFloat;
 use crate::engine::Value;
+use crate::repr::PyFloat;
 
 /// The page's script and style, inlined so the page needs no network.
 const SCRIPT: &str = include_str!("stepper.js");

@@ -1,4 +1,5 @@
-//! Formatting an `f64` the way Python's `repr(float)` does, for `Value`'s `Debug`.
+//! Formatting an `f64` the way Python's `repr(float)` does, for `Value`'s `Debug` (Python's
+//! `__repr__` writes its floats so) and the stepper page.
 
 use std::fmt;
 
