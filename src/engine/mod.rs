@@ -13,6 +13,7 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
+//! | `op.rs` | the op that made a node, as a one-byte code (`Op`), and a neuron node's activation (`Act`) | `_op` |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
 //! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) | `__add__`, `__mul__`, `__neg__`, ... |
 //! | `activations.rs` | `relu`, `tanh`, `sigmoid`, each with its rule | `relu()`, the lecture's `tanh()` |
