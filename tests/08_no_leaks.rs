@@ -122,7 +122,7 @@ fn every_ops_node_is_one_allocation_closure_included() {
     let leaf = Value::new(1.0);
     let node = live_bytes() - before;
     drop(leaf);
-    let ops: [fn(&Value, &Value) -> Value; 20] = [
+    let ops: [fn(&Value, &Value) -> Value; 21] = [
         |a, b| a + b,
         |a, b| a - b,
         |a, b| a * b,
@@ -138,6 +138,7 @@ fn every_ops_node_is_one_allocation_closure_included() {
         |a, _| a.sqrt(),
         |a, _| a.sin(),
         |a, _| a.cos(),
+        |a, _| a.atan(),
         |a, _| a.abs(),
         |a, b| a.pow(b),
         |a, b| a.max(b),
