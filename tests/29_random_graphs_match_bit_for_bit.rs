@@ -689,10 +689,11 @@ fn random_graphs_on_the_tape_equal_the_dynamic_graph_bit_for_bit() {
         .collect();
     let with_constant = found.iter().filter(|f| f.0).count();
     let with_targets = found.iter().filter(|f| f.1).count();
-    // (So that the graphs cannot lose their `f64` operands, or their losses, silently.)
+    // (So that the graphs cannot lose their `f64` operands, or their losses, silently:
+    // checked over runs of 20 graphs or more, not when a few seeds are replayed.)
     println!("{with_constant} of {graphs} graphs have an f64 operand, {with_targets} a loss with targets");
     assert!(
-        with_constant * 4 >= graphs as usize && with_targets * 4 >= graphs as usize,
+        graphs < 20 || with_constant * 4 >= graphs as usize && with_targets * 4 >= graphs as usize,
         "{with_constant} and {with_targets} of {graphs}"
     );
 }
