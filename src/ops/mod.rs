@@ -14,10 +14,11 @@
 //!
 //! An op is written once, in one file: `atan` (in `functions.rs`) is its method, which
 //! computes `out` and right under it the backward closure, as Python's `_backward`;
-//! then a type that names the op; then its rule, with everything the rest of the crate
-//! reads (its `_op` name, the tape's numbers, the C, the stepper's lines). The closure
-//! carries the rule with it (`unary_op::<Atan>`), so the tape, the code generator, the
-//! pictures and the rebuilt graphs find the op through its node and need nothing more.
+//! then its rule, with everything the rest of the crate reads (its `_op` name, the
+//! tape's numbers, the C, the stepper's lines); then a type that names the op. The
+//! closure carries the rule with it (`unary_op::<Atan>`), so the tape, the code
+//! generator, the pictures and the rebuilt graphs find the op through its node and need
+//! nothing more.
 //!
 //! ```rust,ignore
 //! impl Value {
@@ -30,12 +31,6 @@
 //!         };
 //!         self.unary_op::<Atan>(out, NO_CONSTS, backward)
 //!     }
-//! }
-//!
-//! struct Atan;
-//!
-//! impl Named for Atan {
-//!     const RULE: Rule = Rule::One(&ATAN);
 //! }
 //!
 //! pub(crate) const ATAN: Rule1 = Rule1 {
@@ -51,6 +46,12 @@
 //!         rust: &["local_grad: |x, _out, _| 1.0 / (1.0 + x * x),", UNARY],
 //!     },
 //! };
+//!
+//! struct Atan;
+//!
+//! impl Named for Atan {
+//!     const RULE: Rule = Rule::One(&ATAN);
+//! }
 //! ```
 //!
 //! Its tests: the derivative against central finite differences (`check_gradients`,
