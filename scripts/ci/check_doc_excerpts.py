@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Check that the Rust excerpts in docs/*.md are still the code in src/.
+"""Check that the Rust excerpts in docs/*.md and in src/'s doc comments are still the
+code in src/.
 
 The docs quote crate-internal code in ```rust,ignore blocks (a doctest cannot call it,
-so the compiler does not check those blocks). This script does: every code line of such
-a block must be a line of some file under src/. Both sides are compared with any
+so the compiler does not check those blocks), and so do a few module docs (`//!`,
+`///`: how an op is written, in src/engine/ and src/ops/). This script checks them:
+every code line of such a block must be a line of some file under src/. Both sides are compared with any
 trailing `// comment` removed and surrounding whitespace trimmed, so a doc may add the
 Python line a Rust line replaces as a comment. Blank lines, lines that are only a
 comment, and `...` are skipped, so a doc may abridge with `// ...`.
@@ -77,12 +79,32 @@ def source_lines():
     return lines
 
 
+DOC_COMMENT = re.compile(r"^\s*//[/!] ?")
+
+
+def doc_comment_text(text):
+    """The doc comments of a Rust source as markdown, a line for each line of the file
+    (other lines blank), so that line numbers stay the file's."""
+    out = []
+    for line in text.splitlines():
+        prefix = DOC_COMMENT.match(line)
+        out.append(line[prefix.end():] if prefix else "")
+    return "\n".join(out)
+
+
+def documents():
+    """(name, markdown text) of docs/*.md and of the doc comments of src/**/*.rs."""
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        yield doc.relative_to(ROOT), doc.read_text(encoding="utf-8")
+    for source in sorted((ROOT / "src").rglob("*.rs")):
+        yield source.relative_to(ROOT), doc_comment_text(source.read_text(encoding="utf-8"))
+
+
 def main():
     known = source_lines()
     missing, checked = 0, 0
-    for doc in sorted((ROOT / "docs").glob("*.md")):
-        name = doc.relative_to(ROOT)
-        blocks = rust_ignore_blocks(doc.read_text(encoding="utf-8"))
+    for name, text in documents():
+        blocks = rust_ignore_blocks(text)
         for index, (fence_line, lines) in enumerate(blocks, start=1):
             for number, line in lines:
                 code = strip_comment(line)
@@ -101,7 +123,7 @@ def main():
             "quote the current code (see scripts/ci/check_doc_excerpts.py)."
         )
         return 1
-    print(f"All {checked} code lines of the ```rust,ignore excerpts in docs/ are in src/.")
+    print(f"All {checked} code lines of the ```rust,ignore excerpts in docs/ and src/'s doc comments are in src/.")
     return 0
 
 
