@@ -17,8 +17,10 @@ use super::parents::Parents;
 use super::rules::{Consts, Rule, NO_CONSTS};
 use crate::watch;
 
-/// A node's backward rule: given the node itself (its data, grad and parents), add
-/// the chain-rule contribution `d out / d parent * out.grad` to each parent's grad.
+/// A node's backward closure, boxed (Python's `_backward`): given the node itself (its
+/// data, grad and parents), it adds the chain-rule contribution `d out / d parent *
+/// out.grad` to each parent's grad. Every closure `|out: &Node| { .. }` is a
+/// [`Backward`] (`ops.rs`).
 ///
 /// It receives the node by reference instead of capturing an `Rc` of it: capturing its
 /// own output would make a reference cycle that never frees.
