@@ -100,7 +100,11 @@ impl Program {
             Step::Binary(op) => matches!(op, Op::Add | Op::Sub | Op::Mul),
             Step::Unary(op) | Step::DotThen(op) => finite_op(op),
             Step::Dot => true,
-            // (`leaky_relu`'s too, but the ops of `src/ops/` are not looked into.)
+            // (1 or its slope: finite where the slope is.)
+            Step::UnaryRule(r) if self.rules[r as usize].name() == "leaky_relu" => {
+                let slope = self.consts[self.args[k][1] as usize];
+                slope.iter().all(|c| c.is_finite())
+            }
             Step::Leaf | Step::Custom(_) | Step::UnaryRule(_) | Step::BinaryRule(_) => false,
         }
     }
