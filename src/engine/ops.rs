@@ -48,6 +48,52 @@ impl<F: Fn(&Node) + 'static> Backward for F {
     }
 }
 
+/// A node's closure with a mark `M` of a floor above the engine (a loss's, `src/fast/`'s),
+/// which the floor reads back from the node ([`Value::mark`], `Node::mark`). It runs the
+/// closure, gives its rule, and keeps the mark on the node's Python graph.
+struct Marked<M> {
+    closure: BackwardFn,
+    mark: M,
+}
+
+impl<M: Copy + 'static> Backward for Marked<M> {
+    fn run(&self, out: &Node) {
+        self.closure.run(out);
+    }
+
+    fn rule(&self) -> Option<Rule> {
+        self.closure.rule()
+    }
+
+    fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
+        let (parents, closure) = self.closure.python_graph(out)?;
+        Some((
+            parents,
+            Box::new(Marked {
+                closure,
+                mark: self.mark,
+            }),
+        ))
+    }
+}
+
+impl Value {
+    /// Marks this node with `mark` (a leaf, which has no closure, is left as it is): how a
+    /// floor above the engine tells another of a node it made, without a field here.
+    pub(crate) fn mark<M: Copy + 'static>(&self, mark: M) {
+        let mut node = self.0.borrow_mut();
+        node.backward = (node.backward.take())
+            .map(|closure| -> BackwardFn { Box::new(Marked { closure, mark }) });
+    }
+}
+
+impl Node {
+    /// The mark of type `M` this node was given with [`Value::mark`], if any.
+    pub(crate) fn mark<M: Copy + 'static>(&self) -> Option<M> {
+        self.closure::<Marked<M>>().map(|marked| marked.mark)
+    }
+}
+
 /// An op defined above the engine, named by a type of its own (`struct Atan;`) so that
 /// its closure can carry its rule without storing it.
 pub(crate) trait Named {

@@ -82,8 +82,7 @@ impl Node {
         self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts)
     }
 
-    /// The node's closure, if it is a `T`: a closure type of the floors above the
-    /// engine that marks its node (a loss's, `src/fast/`'s).
+    /// The node's closure, if it is a `T` (a [`Value::custom`] op's, a marked node's).
     pub(crate) fn closure<T: Backward>(&self) -> Option<&T> {
         let closure: &dyn Any = self.backward.as_deref()?;
         closure.downcast_ref()
@@ -243,13 +242,6 @@ impl Value {
             *node.parents = parents;
             node.backward = Some(backward);
         }
-    }
-
-    /// Replaces this node's backward closure `rule` by `wrap(rule)`: how a floor above
-    /// the engine marks a node with a closure type of its own (see [`Node::closure`]).
-    pub(crate) fn wrap_closure(&self, wrap: impl FnOnce(BackwardFn) -> BackwardFn) {
-        let mut node = self.0.borrow_mut();
-        node.backward = node.backward.take().map(wrap);
     }
 
     /// The address of the node: equal for two handles to the same node (a hash key

@@ -10,8 +10,9 @@
 //! The engine knows each form only as a variant of a node's parents
 //! (`Parents::Constant`, `Parents::Neuron`: the one place where it is told of them),
 //! walks them in `backward()` and the drop as they are, and asks the node's closure for
-//! Python's graph wherever a graph is read (`Value::expand`, `Backward::python_graph`). Both are built on what
-//! [`Value::custom`](crate::Value::custom) uses too: a node with its own boxed backward closure.
+//! Python's graph wherever a graph is read (`Value::expand`, `Backward::python_graph`).
+//! Both are built on what [`Value::custom`](crate::Value::custom) uses too: a node with
+//! its own boxed backward closure.
 
 use crate::engine::op::Op;
 use crate::engine::rules::{Consts, Rule};

@@ -68,27 +68,22 @@ impl Value {
             return Ok(out);
         };
         let activation = op.apply1(&out, NO_CONSTS);
-        activation.wrap_closure(|rule| Box::new(NeuronActivation(rule)));
+        activation.mark(NeuronActivation);
         Ok(activation)
     }
 }
 
-/// The closure of the activation that [`Value::neuron`] put on a node of its own
-/// above its sum because the sum was not finite (on finite data the same call makes
-/// one node): the activation's own closure, marked so that a tape compiled from it
-/// builds the neuron again the same way ([`is_neuron_activation`]).
-struct NeuronActivation(BackwardFn);
-
-impl Backward for NeuronActivation {
-    fn run(&self, out: &Node) {
-        self.0.run(out);
-    }
-}
+/// The mark (`Value::mark`) of the activation that [`Value::neuron`] put on a node of
+/// its own above its sum because the sum was not finite (on finite data the same call
+/// makes one node), so that a tape compiled from it builds the neuron again the same
+/// way ([`is_neuron_activation`]).
+#[derive(Clone, Copy)]
+struct NeuronActivation;
 
 /// Whether `node` is the activation of a neuron whose sum was not finite (see
 /// [`NeuronActivation`]).
 pub(crate) fn is_neuron_activation(node: &Node) -> bool {
-    node.closure::<NeuronActivation>().is_some()
+    node.mark::<NeuronActivation>().is_some()
 }
 
 /// A neuron node's closure: its [`rule`], and Python's graph for the node.

@@ -136,7 +136,7 @@ impl Value {
     /// `Value`s. A tape compiled from a graph holding such a node refuses to run it over
     /// other samples, naming both.
     pub(crate) fn tag_constant_target(self, loss: &'static str, instead: &'static str) -> Value {
-        self.wrap_closure(|rule| ConstantTarget::wrap(rule, (loss, instead)));
+        self.mark(ConstantTarget(loss, instead));
         self
     }
 }

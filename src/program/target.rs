@@ -3,41 +3,17 @@
 //! compiled from it is right for that one sample only, and a tape refuses to run it
 //! over others (`Tape::check_per_sample`).
 
-use crate::engine::ops::Backward;
-use crate::engine::parents::Parents;
-use crate::engine::value::{BackwardFn, Node};
+use crate::engine::value::Node;
 
-/// A loss's result node's own closure, marked with `(loss, form to use)`: the loss
-/// that took a number as its target, and its form whose targets are `Value`s.
-pub(crate) struct ConstantTarget {
-    rule: BackwardFn,
-    names: (&'static str, &'static str),
-}
+/// The mark of a loss's result node (`Value::mark`): `(loss, form to use)`, the loss that
+/// took a number as its target and its form whose targets are `Value`s.
+#[derive(Clone, Copy)]
+pub(crate) struct ConstantTarget(pub(crate) &'static str, pub(crate) &'static str);
 
 impl ConstantTarget {
-    /// `rule` marked with `names`.
-    pub(crate) fn wrap(rule: BackwardFn, names: (&'static str, &'static str)) -> BackwardFn {
-        Box::new(ConstantTarget { rule, names })
-    }
-
     /// The `(loss, form to use)` that `node` is marked with, if any.
     pub(crate) fn of(node: &Node) -> Option<(&'static str, &'static str)> {
-        node.closure::<ConstantTarget>().map(|t| t.names)
-    }
-}
-
-impl Backward for ConstantTarget {
-    fn run(&self, out: &Node) {
-        self.rule.run(out);
-    }
-
-    fn rule(&self) -> Option<crate::engine::rules::Rule> {
-        self.rule.rule()
-    }
-
-    /// The marked node's Python graph, still marked.
-    fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
-        let (parents, rule) = self.rule.python_graph(out)?;
-        Some((parents, ConstantTarget::wrap(rule, self.names)))
+        node.mark::<ConstantTarget>()
+            .map(|ConstantTarget(loss, instead)| (loss, instead))
     }
 }
