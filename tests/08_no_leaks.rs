@@ -52,7 +52,8 @@ fn build_and_run() {
     let d = (&c / &b).tanh() + c.sigmoid() * a.exp() + b.ln() - b.sqrt();
     let e = d.powf(2.0) + a.pow(&b) + a.abs().leaky_relu(0.1) + (-&a).relu();
     let f: Value = [&e, &e, &d].into_iter().sum::<Value>().with_label("f");
-    // Neurons, freed as they are built (the views below expand the nodes they draw).
+    // Neurons, freed as they are built (the views below list their parents and put back
+    // the leaves of f64 operands).
     let n = Value::neuron(
         &a,
         &[b.clone(), e.clone()],

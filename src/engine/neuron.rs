@@ -5,8 +5,8 @@
 //! one of the neuron's parameters `[b, w0, w1, ...]` ([`NeuronParams`], made once per
 //! neuron and shared by the node of every sample) and one of its inputs
 //! ([`NeuronInputs`], made once per layer and sample, shared by the layer's neurons).
-//! Where the graph is shown or compiled, [`Value::expand`] gives the node its own list
-//! `[b, w0, x0, ...]` again (the node's closure, in `src/fast/neuron.rs`, makes it).
+//! Where the graph is shown or compiled, the reader lists `[b, w0, x0, ...]` from them
+//! (`Node::parent_list`); the node keeps its two lists.
 
 use std::rc::Rc;
 

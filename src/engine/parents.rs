@@ -113,8 +113,8 @@ impl Parents {
     ///
     /// # Panics
     ///
-    /// On a [`Parents::Neuron`], which is a list only after [`Value::expand`] (as every
-    /// walk that shows or compiles the graph does); use [`all`](Parents::all) instead.
+    /// On a [`Parents::Neuron`], whose parents are two shared lists: use
+    /// [`all`](Parents::all) instead (or `Node::parent_list`).
     pub(crate) fn as_slice(&self) -> &[Value] {
         match self {
             Parents::None => &[],

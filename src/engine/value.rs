@@ -5,6 +5,7 @@
 //! [`Value`] is a cheap, clonable handle to it.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::cell::{Cell, Ref, RefCell};
 use std::fmt;
 use std::mem::ManuallyDrop;
@@ -88,9 +89,21 @@ impl Node {
         closure.downcast_ref()
     }
 
-    /// The parents, in the order the operation received them.
+    /// The parents, in the order the operation received them (for the ops' closures:
+    /// not a neuron node, whose rule reads its shared lists; see
+    /// [`parent_list`](Node::parent_list)).
     pub(crate) fn parents(&self) -> &[Value] {
         self.parents.as_slice()
+    }
+
+    /// Every parent, in the order the operation received them, for a reader of the
+    /// graph: a neuron node's `[b, w0, x0, w1, x1, ...]` as a list of its own, made for
+    /// the reader (the node keeps its shared lists).
+    pub(crate) fn parent_list(&self) -> Cow<'_, [Value]> {
+        match &*self.parents {
+            Parents::Neuron(..) => Cow::Owned(self.parents.all().cloned().collect()),
+            parents => Cow::Borrowed(parents.as_slice()),
+        }
     }
 
     /// The label, if any.
@@ -229,12 +242,12 @@ impl Value {
         })
     }
 
-    /// Puts Python's graph back where this node keeps it in a compact form of
-    /// `src/fast/` (the leaf of an `f64` operand, a neuron's own list of parents `[b,
-    /// w0, x0, ...]`): the node's closure knows how (`Backward::python_graph`). Every
-    /// walk that shows or compiles the graph calls it on each node before reading its
-    /// parents (`Value::topo`); `backward()` and the drop read the compact forms as they
-    /// are.
+    /// Puts Python's leaf back where this node keeps an `f64` operand in its place
+    /// (`src/fast/constant.rs`): the node's closure knows how (`Backward::python_graph`).
+    /// Every walk that shows or compiles the graph calls it on each node before reading
+    /// its parents (`Value::topo`); `backward()` and the drop read the compact forms as
+    /// they are. (A neuron node is left as it is: readers list its parents with
+    /// `Node::parent_list`.)
     pub(crate) fn expand(&self) {
         let mut node = self.0.borrow_mut();
         let python = (node.backward.as_ref()).and_then(|rule| rule.python_graph(&node));
@@ -490,7 +503,7 @@ impl Value {
     /// ```
     pub fn parents(&self) -> Vec<Value> {
         self.expand();
-        self.0.borrow().parents().to_vec()
+        self.0.borrow().parent_list().into_owned()
     }
 
     /// A number naming this node while it lives (Python's `id(v)`): equal for every

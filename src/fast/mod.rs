@@ -9,8 +9,10 @@
 //!
 //! The engine knows each form only as a variant of a node's parents
 //! (`Parents::Constant`, `Parents::Neuron`: the one place where it is told of them),
-//! walks them in `backward()` and the drop as they are, and asks the node's closure for
-//! Python's graph wherever a graph is read (`Value::expand`, `Backward::python_graph`).
+//! walks them in `backward()` and the drop as they are. Wherever a graph is read, a
+//! neuron's parents are listed from its shared lists (`Node::parent_list`), and the
+//! node's closure puts an `f64` operand's leaf back (`Value::expand`,
+//! `Backward::python_graph`).
 //! Both are built on what [`Value::custom`](crate::Value::custom) uses too: a node with
 //! its own boxed backward closure.
 

@@ -21,7 +21,7 @@ use crate::engine::op::{Act, Op};
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::rules::NO_CONSTS;
-use crate::engine::value::{BackwardFn, Node};
+use crate::engine::value::Node;
 use crate::watch;
 use crate::{Error, Value};
 
@@ -86,27 +86,14 @@ pub(crate) fn is_neuron_activation(node: &Node) -> bool {
     node.mark::<NeuronActivation>().is_some()
 }
 
-/// A neuron node's closure: its [`rule`], and Python's graph for the node.
+/// A neuron node's closure: its [`rule`]. (A reader of the graph lists the node's
+/// parents `[b, w0, x0, w1, x1, ...]` from its shared lists, `Node::parent_list`; the
+/// node keeps them as they are.)
 struct NeuronRule;
 
 impl Backward for NeuronRule {
     fn run(&self, out: &Node) {
         rule(out);
-    }
-
-    /// The node's own list of parents `[b, w0, x0, w1, x1, ...]`, read by the same
-    /// rule.
-    fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
-        let Parents::Neuron(params, inputs) = &*out.parents else {
-            return None;
-        };
-        let mut list = Vec::with_capacity(1 + 2 * inputs.values.len());
-        list.push(params.bias().clone());
-        for (w, x) in params.weights().iter().zip(&inputs.values) {
-            list.push(w.clone());
-            list.push(x.clone());
-        }
-        Some((Parents::Many(list.into_boxed_slice()), Box::new(NeuronRule)))
     }
 }
 
@@ -122,21 +109,14 @@ fn rule(out: &Node) {
         Some(op) => 0.0 + op.local_grads(0.0, 0.0, out.data, NO_CONSTS).0 * out.grad,
         None => out.grad,
     };
-    match &*out.parents {
-        Parents::Neuron(params, inputs) => {
-            add_terms(
-                g,
-                params.bias(),
-                params.weights().iter().zip(&inputs.values),
-            );
-        }
-        parents => {
-            let [b, terms @ ..] = parents.as_slice() else {
-                unreachable!("a neuron node has its bias")
-            };
-            add_terms(g, b, terms.chunks_exact(2).map(|wx| (&wx[0], &wx[1])));
-        }
-    }
+    let Parents::Neuron(params, inputs) = &*out.parents else {
+        unreachable!("a neuron node keeps its shared lists")
+    };
+    add_terms(
+        g,
+        params.bias(),
+        params.weights().iter().zip(&inputs.values),
+    );
 }
 
 /// `b + w0·x0 + w1·x1 + ...`, the data read as `data()` reads it (`LIVE`: whether a

@@ -116,7 +116,7 @@ fn backward_runs_the_rules_in_reversed_topo_order() {
             .collect::<Vec<_>>()
     };
     for seed in 0..400 {
-        // Python's order, from `topo()` on Python's graph (expanded).
+        // Python's order, from `topo()` on Python's graph.
         let checked = random_graph(seed);
         let expected: Vec<usize> = (checked.root.topo().iter().rev())
             .filter_map(|v| checked.ids.get(&v.address()).copied())
@@ -134,4 +134,27 @@ fn backward_runs_the_rules_in_reversed_topo_order() {
         assert_eq!(ran(), expected, "seed {seed}: a second backward");
         drop((checked.kept, fresh.kept));
     }
+}
+
+/// Reading a graph leaves a neuron node as it is: its parents, listed for the reader as
+/// Python's `[b, w0, x0, w1, x1]`, stay the two shared lists in the node.
+#[test]
+fn reading_a_graph_leaves_a_neuron_node_as_it_is() {
+    let (b, w, x) = (
+        Value::new(0.5),
+        [Value::new(2.0), Value::new(-1.0)],
+        [Value::new(3.0), Value::new(4.0)],
+    );
+    let params = Rc::new(NeuronParams::new(&b, &w));
+    let y = Value::neuron_node(&params, &NeuronInputs::new(x.to_vec()), Act::Tanh).unwrap();
+    let listed = [&b, &w[0], &x[0], &w[1], &x[1]];
+    let is_python_order = |p: Vec<Value>| p.iter().zip(listed).all(|(p, q)| Value::ptr_eq(p, q));
+    assert!(is_python_order(y.parents()));
+    let _ = (y.topo(), y.to_dot(), crate::tape::Tape::compile(&y).unwrap());
+    assert!(is_python_order(y.parents()));
+    assert!(matches!(
+        &*y.node().parents,
+        crate::engine::parents::Parents::Neuron(..)
+    ));
+    assert_eq!(y.node().op, Op::Neuron(Act::Tanh));
 }

@@ -151,7 +151,7 @@ impl Value {
                 let label = escape_string(&op_label(&node));
                 let _ = writeln!(out, "  n{i}op [label=\"{label}\"];");
                 let _ = writeln!(out, "  n{i}op -> n{i};");
-                for parent in node.parents() {
+                for parent in node.parent_list().iter() {
                     let _ = writeln!(out, "  n{} -> n{i}op;", id(parent));
                 }
             }
@@ -166,7 +166,8 @@ impl Value {
 /// `n{i}` itself for a linear neuron), then the activation. Their gradients are those
 /// Python's nodes get from `out.grad`: `f'(sum) * out.grad` for every product and sum.
 fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(&Value) -> usize) {
-    let [b, wx @ ..] = node.parents() else {
+    let parents = node.parent_list();
+    let [b, wx @ ..] = &*parents else {
         unreachable!("a neuron node has its bias")
     };
     let g = act.op().map_or(node.grad, |op| {
@@ -291,9 +292,10 @@ fn escape(text: &str, special: &[char]) -> String {
 }
 
 /// Calls `f` once on `root` and once on every value it was computed from, parents
-/// after children (depth-first), in Python's graph (each node is
-/// expanded (`Value::expand`) first: an `f64` operand's leaf, a neuron's list of parents). Linear in the graph size: visited nodes are found in a
-/// hash set of node addresses, not by scanning a list.
+/// after children (depth-first), in Python's graph (an `f64` operand's leaf put back
+/// first, `Value::expand`; a neuron's parents listed, `Node::parent_list`). Linear in
+/// the graph size: visited nodes are found in a hash set of node addresses, not by
+/// scanning a list.
 pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
     let mut seen = AddressSet::default();
     let mut stack = vec![root.clone()];
@@ -302,7 +304,7 @@ pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
         // (Python's graph: see `Value::expand`.)
         value.expand();
         f(&value);
-        for parent in value.node().parents() {
+        for parent in value.node().parent_list().iter() {
             if seen.insert(parent.address()) {
                 stack.push(parent.clone());
             }

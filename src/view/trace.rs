@@ -78,7 +78,11 @@ impl Trace {
                     op: node.op,
                     rule: node.rule(),
                     data: node.data,
-                    parents: node.parents().iter().map(|p| index[&p.address()]).collect(),
+                    parents: node
+                        .parent_list()
+                        .iter()
+                        .map(|p| index[&p.address()])
+                        .collect(),
                 }
             })
             .collect::<Vec<_>>();
