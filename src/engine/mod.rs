@@ -20,6 +20,7 @@
 //! | `functions.rs` | `exp` with its rule | the lecture's `exp()` |
 //! | `powers.rs` | `powf` with its rule | `__pow__` |
 //! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure, the closure's type); `Sum`, `Product` | `Value(data, children, op)` |
+//! | `hooks.rs` | what the floors above build on, not on the learner's path: an op defined above the engine, a node's mark, an `f64` operand's leaf put back where the graph is read | |
 //! | `rules.rs` | what a rule is (numbers, C, text); the table from op code to rule, shared with the tape, the C and the stepper | |
 //! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`) | `Neuron.__call__` |
@@ -57,6 +58,7 @@ pub(crate) mod custom;
 mod drop;
 mod functions;
 mod gradcheck;
+pub(crate) mod hooks;
 pub(crate) mod neuron;
 pub(crate) mod op;
 mod operators;

@@ -9,12 +9,9 @@
 //! op's constants from it), so boxing one allocates nothing.
 //!
 //! An op defined above the engine (`src/ops/`) has no [`Op`] code of its own: its node's
-//! op is [`Op::Rule`], and its closure carries the op's rule with it (`unary_op`,
-//! `binary_op`: a zero-sized tag, so the box still allocates nothing), from which the
-//! node's `_op` name, the tape, the C and the pictures read the op.
+//! op is [`Op::Rule`], and its closure carries the op's rule with it (`hooks.rs`).
 
 use std::any::Any;
-use std::marker::PhantomData;
 
 use super::op::Op;
 use super::parents::Parents;
@@ -48,73 +45,6 @@ impl<F: Fn(&Node) + 'static> Backward for F {
     }
 }
 
-/// A node's closure with a mark `M` of a floor above the engine (a loss's, `src/fast/`'s),
-/// which the floor reads back from the node ([`Value::mark`], `Node::mark`). It runs the
-/// closure, gives its rule, and keeps the mark on the node's Python graph.
-struct Marked<M> {
-    closure: BackwardFn,
-    mark: M,
-}
-
-impl<M: Copy + 'static> Backward for Marked<M> {
-    fn run(&self, out: &Node) {
-        self.closure.run(out);
-    }
-
-    fn rule(&self) -> Option<Rule> {
-        self.closure.rule()
-    }
-
-    fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
-        let (parents, closure) = self.closure.python_graph(out)?;
-        Some((
-            parents,
-            Box::new(Marked {
-                closure,
-                mark: self.mark,
-            }),
-        ))
-    }
-}
-
-impl Value {
-    /// Marks this node with `mark` (a leaf, which has no closure, is left as it is): how a
-    /// floor above the engine tells another of a node it made, without a field here.
-    pub(crate) fn mark<M: Copy + 'static>(&self, mark: M) {
-        let mut node = self.0.borrow_mut();
-        node.backward = (node.backward.take())
-            .map(|closure| -> BackwardFn { Box::new(Marked { closure, mark }) });
-    }
-}
-
-impl Node {
-    /// The mark of type `M` this node was given with [`Value::mark`], if any.
-    pub(crate) fn mark<M: Copy + 'static>(&self) -> Option<M> {
-        self.closure::<Marked<M>>().map(|marked| marked.mark)
-    }
-}
-
-/// An op defined above the engine, named by a type of its own (`struct Atan;`) so that
-/// its closure can carry its rule without storing it.
-pub(crate) trait Named {
-    /// The op's rule.
-    const RULE: Rule;
-}
-
-/// An op's closure tagged with the op `N` (zero-sized, as the closure is).
-struct Tagged<N, F>(F, PhantomData<N>);
-
-impl<N: Named + 'static, F: Fn(&Node) + 'static> Backward for Tagged<N, F> {
-    #[inline]
-    fn run(&self, out: &Node) {
-        (self.0)(out);
-    }
-
-    fn rule(&self) -> Option<Rule> {
-        Some(N::RULE)
-    }
-}
-
 impl Value {
     /// The node `out` of the one-parent op `op` on `self`, with its constants `c`
     /// ([`NO_CONSTS`] for ops without any) and its backward closure: Python's
@@ -128,28 +58,6 @@ impl Value {
     pub(crate) fn binary(&self, other: &Value, out: f64, op: Op, backward: BackwardFn) -> Value {
         let parents = Parents::Two([self.clone(), other.clone()]);
         Value::from_op(out, op, parents, NO_CONSTS, backward)
-    }
-
-    /// [`unary`](Value::unary) for the one-parent op `N` defined above the engine.
-    pub(crate) fn unary_op<N: Named + 'static>(
-        &self,
-        out: f64,
-        c: Consts,
-        backward: impl Fn(&Node) + 'static,
-    ) -> Value {
-        let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
-        self.unary(out, Op::Rule, c, backward)
-    }
-
-    /// [`binary`](Value::binary) for the two-parent op `N` defined above the engine.
-    pub(crate) fn binary_op<N: Named + 'static>(
-        &self,
-        other: &Value,
-        out: f64,
-        backward: impl Fn(&Node) + 'static,
-    ) -> Value {
-        let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
-        self.binary(other, out, Op::Rule, backward)
     }
 
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,

@@ -4,7 +4,6 @@
 //! `_prev`, `_op`). Here they live in a [`Node`] behind `Rc<RefCell<..>>`, and
 //! [`Value`] is a cheap, clonable handle to it.
 
-use std::any::Any;
 use std::borrow::Cow;
 use std::cell::{Cell, Ref, RefCell};
 use std::fmt;
@@ -15,7 +14,7 @@ use super::custom::Custom;
 use super::op::Op;
 use super::ops::Backward;
 use super::parents::Parents;
-use super::rules::{Consts, Rule, NO_CONSTS};
+use super::rules::{Consts, NO_CONSTS};
 use crate::watch;
 
 /// A node's backward closure, boxed (Python's `_backward`): given the node itself (its
@@ -83,12 +82,6 @@ impl Node {
         self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts)
     }
 
-    /// The node's closure, if it is a `T` (a [`Value::custom`] op's, a marked node's).
-    pub(crate) fn closure<T: Backward>(&self) -> Option<&T> {
-        let closure: &dyn Any = self.backward.as_deref()?;
-        closure.downcast_ref()
-    }
-
     /// The parents, in the order the operation received them (for the ops' closures:
     /// not a neuron node, whose rule reads its shared lists; see
     /// [`parent_list`](Node::parent_list)).
@@ -134,15 +127,6 @@ impl Node {
             (op, _, _) => op.symbol(),
         }
     }
-
-    /// The rule of a one- or two-parent op: from the table of [`Op`] for the engine's
-    /// own ops, from the closure for an op defined above the engine ([`Op::Rule`]).
-    pub(crate) fn rule(&self) -> Option<Rule> {
-        match self.op {
-            Op::Rule => self.backward.as_ref().and_then(|b| b.rule()),
-            op => op.rule(),
-        }
-    }
 }
 
 /// A scalar in an expression graph: micrograd's `Value`.
@@ -183,15 +167,7 @@ impl Value {
         Value::leaf(data, false)
     }
 
-    /// The leaf the engine makes for an `f64` operand (Python's `other if
-    /// isinstance(other, Value) else Value(other)`), marked as hidden: where the graph is
-    /// shown or compiled (`src/fast/constant.rs` keeps the number in the node until then), and in
-    /// the graph a tape rebuilds.
-    pub(crate) fn hidden_constant(data: f64) -> Value {
-        Value::leaf(data, true)
-    }
-
-    fn leaf(data: f64, hidden: bool) -> Value {
+    pub(super) fn leaf(data: f64, hidden: bool) -> Value {
         Value::from_node(Node {
             data,
             grad: 0.0,
@@ -240,21 +216,6 @@ impl Value {
             backward: Some(backward),
             extra,
         })
-    }
-
-    /// Puts Python's leaf back where this node keeps an `f64` operand in its place
-    /// (`src/fast/constant.rs`): the node's closure knows how (`Backward::python_graph`).
-    /// Every walk that shows or compiles the graph calls it on each node before reading
-    /// its parents (`Value::topo`); `backward()` and the drop read the compact forms as
-    /// they are. (A neuron node is left as it is: readers list its parents with
-    /// `Node::parent_list`.)
-    pub(crate) fn expand(&self) {
-        let mut node = self.0.borrow_mut();
-        let python = (node.backward.as_ref()).and_then(|rule| rule.python_graph(&node));
-        if let Some((parents, backward)) = python {
-            *node.parents = parents;
-            node.backward = Some(backward);
-        }
     }
 
     /// The address of the node: equal for two handles to the same node (a hash key

@@ -150,7 +150,11 @@ fn reading_a_graph_leaves_a_neuron_node_as_it_is() {
     let listed = [&b, &w[0], &x[0], &w[1], &x[1]];
     let is_python_order = |p: Vec<Value>| p.iter().zip(listed).all(|(p, q)| Value::ptr_eq(p, q));
     assert!(is_python_order(y.parents()));
-    let _ = (y.topo(), y.to_dot(), crate::tape::Tape::compile(&y).unwrap());
+    let _ = (
+        y.topo(),
+        y.to_dot(),
+        crate::tape::Tape::compile(&y).unwrap(),
+    );
     assert!(is_python_order(y.parents()));
     assert!(matches!(
         &*y.node().parents,

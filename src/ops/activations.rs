@@ -2,7 +2,7 @@
 //! rule: its forward value and, right under it, its local derivative.
 
 use crate::engine::activations::logistic;
-use crate::engine::ops::Named;
+use crate::engine::hooks::Named;
 use crate::engine::rules::PythonSource::NotInMicrograd;
 use crate::engine::rules::{CFunction, Rule, Rule1, RuleText, NO_CONSTS, UNARY};
 use crate::engine::value::{Node, Value};

@@ -3,7 +3,7 @@
 //! derivative is one of the two one-sided ones, and each method's doc says which.
 //! Python micrograd has none of them.
 
-use crate::engine::ops::Named;
+use crate::engine::hooks::Named;
 use crate::engine::rules::PythonSource::NotInMicrograd;
 use crate::engine::rules::{
     CFunction, CWriter, Rule, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY,

@@ -2,7 +2,7 @@
 //! method is followed by its rule: its forward value and, right under it, its local
 //! derivatives.
 
-use crate::engine::ops::Named;
+use crate::engine::hooks::Named;
 use crate::engine::powers::zeroth_or;
 use crate::engine::rules::PythonSource::NotInMicrograd;
 use crate::engine::rules::{CFunction, Rule, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, UNARY};
