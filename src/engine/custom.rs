@@ -198,7 +198,6 @@ impl Value {
             visited: false,
             hidden: false,
             requires_grad,
-            constant_rule_ran: std::cell::Cell::new(false),
             backward: Some(Box::new(custom)),
             extra: None,
         })

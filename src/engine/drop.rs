@@ -41,7 +41,7 @@ fn free(parents: Parents) {
         let carried = match Rc::get_mut(&mut value.0) {
             Some(cell) => match cell.get_mut().parents.take() {
                 // (A chain's link, inline: fewer instructions a link than the call.)
-                Parents::One([a]) | Parents::Constant([a], _, _) => last(a),
+                Parents::One([a]) | Parents::Constant([a], ..) => last(a),
                 parents => push_parents(&mut stack, parents),
             },
             None => None,
@@ -58,7 +58,7 @@ fn free(parents: Parents) {
 fn push_parents(stack: &mut Vec<Value>, parents: Parents) -> Option<Value> {
     match parents {
         Parents::None => None,
-        Parents::One([a]) | Parents::Constant([a], _, _) => last(a),
+        Parents::One([a]) | Parents::Constant([a], ..) => last(a),
         Parents::Two([a, b]) => {
             push_if_last(stack, a);
             last(b)

@@ -2,6 +2,7 @@
 //! two compact forms of `src/fast/` (an `f64` operand kept in the node, a neuron's
 //! shared lists), with the order in which each is walked.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use super::neuron::{NeuronInputs, NeuronParams};
@@ -19,11 +20,12 @@ pub(crate) enum Parents {
     /// Any number of parents (the n-ary [`Sum`](std::iter::Sum) node).
     Many(Box<[Value]>),
     /// A two-operand op with one `f64` operand (`&x * 2.0`, `1.0 - &x`): the `Value`
-    /// parent, the constant, and which side the constant is on. Python makes a leaf
-    /// `Value(2.0)` for it; here it is kept in the node, so that the op costs one
-    /// allocation, not two (see `src/fast/constant.rs`; `constant.rs` here turns it back into a leaf
-    /// wherever the graph is shown or compiled).
-    Constant([Value; 1], f64, Side),
+    /// parent, the constant, which side the constant is on, and whether the node's rule
+    /// has run (so that the constant, shown as Python's leaf, has the gradient the rule
+    /// gives it; 0 before). Python makes a leaf `Value(2.0)` for it; here it is kept in
+    /// the node, so that the op costs one allocation, not two (see
+    /// `src/fast/constant.rs`, which puts the leaf back wherever the graph is read).
+    Constant([Value; 1], f64, Side, Cell<bool>),
     /// A [`Value::neuron`] node's parameters `[b, w0, w1, ...]` and inputs `[x0, x1,
     /// ...]`, each shared with other nodes (see `src/fast/neuron.rs`); Python's order of them is
     /// `[b, w0, x0, w1, x1, ...]`.
@@ -121,7 +123,7 @@ impl Parents {
             Parents::One(p) => p,
             Parents::Two(p) => p,
             Parents::Many(p) => p,
-            Parents::Constant(p, _, _) => p,
+            Parents::Constant(p, ..) => p,
             Parents::Neuron(..) => unreachable!("a shared neuron's parents are listed by all()"),
         }
     }
@@ -157,7 +159,7 @@ impl Parents {
     #[inline]
     pub(crate) fn constant(&self) -> Option<(f64, Side)> {
         match *self {
-            Parents::Constant(_, c, side) => Some((c, side)),
+            Parents::Constant(_, c, side, _) => Some((c, side)),
             _ => None,
         }
     }

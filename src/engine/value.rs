@@ -5,7 +5,7 @@
 //! [`Value`] is a cheap, clonable handle to it.
 
 use std::borrow::Cow;
-use std::cell::{Cell, Ref, RefCell};
+use std::cell::{Ref, RefCell};
 use std::fmt;
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
@@ -58,9 +58,6 @@ pub(crate) struct Node {
     /// false for a leaf made with [`Value::no_grad`] and for a result none of whose
     /// parents needs one; its rule is then skipped and its grad stays 0.
     pub(crate) requires_grad: bool,
-    /// Whether the rule of a [`Parents::Constant`] node has run, so that its constant,
-    /// shown as a leaf, has the gradient the rule gives it (0 before).
-    pub(crate) constant_rule_ran: Cell<bool>,
     /// The chain rule for this node (Python's `self._backward`); `None` for leaves.
     pub(crate) backward: Option<BackwardFn>,
     /// Label and op constant, only for the nodes that have them.
@@ -176,7 +173,6 @@ impl Value {
             visited: false,
             hidden,
             requires_grad: true,
-            constant_rule_ran: Cell::new(false),
             backward: None,
             extra: None,
         })
@@ -212,7 +208,6 @@ impl Value {
             visited: false,
             hidden: false,
             requires_grad,
-            constant_rule_ran: Cell::new(false),
             backward: Some(backward),
             extra,
         })

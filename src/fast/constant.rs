@@ -12,6 +12,7 @@
 //! on either side, and Python's graph for such a node, with the leaf put back, where
 //! the graph is shown or compiled (`ConstantRule::python_graph`).
 
+use std::cell::Cell;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 use crate::engine::op::Op;
@@ -32,7 +33,7 @@ impl Value {
     pub(crate) fn with_constant(&self, op: Op, c: f64, side: Side) -> Value {
         let (a, b) = side.operands(self.data(), c);
         let data = op.forward(a, b, NO_CONSTS);
-        let parents = Parents::Constant([self.clone()], c, side);
+        let parents = Parents::Constant([self.clone()], c, side, Cell::new(false));
         Value::from_op(data, op, parents, NO_CONSTS, constant_rule(op))
     }
 }
@@ -71,7 +72,7 @@ impl<F: Fn(&Node) + 'static> Backward for ConstantRule<F> {
     /// [`constant_grad`] gives it, and the closure the op's method gives a two-parent
     /// node. The graph then is the one Python builds.
     fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
-        let Parents::Constant([x], c, side) = &*out.parents else {
+        let Parents::Constant([x], c, side, _) = &*out.parents else {
             return None;
         };
         let leaf = Value::hidden_constant(*c);
@@ -104,23 +105,25 @@ impl Side {
     }
 }
 
-/// `(d out / d x, d out / d c)` of the [`Parents::Constant`] node `out`.
-fn local_grads(out: &Node) -> (f64, f64) {
-    let Parents::Constant([x], c, side) = &*out.parents else {
+/// `(d out / d x, d out / d c)` of the [`Parents::Constant`] node `out`, and whether its
+/// rule has run.
+fn local_grads(out: &Node) -> (f64, f64, bool) {
+    let Parents::Constant([x], c, side, ran) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
     let (a, b) = side.operands(x.data(), *c);
-    side.split(out.op.local_grads(a, b, out.data, NO_CONSTS))
+    let (dx, dc) = side.split(out.op.local_grads(a, b, out.data, NO_CONSTS));
+    (dx, dc, ran.get())
 }
 
 /// The gradient Python's leaf for the constant would have: 0 until the node's rule
 /// runs, then `0 + d out / d c * out.grad` from the node as it is now (after one
 /// `backward()`, Python's number; see `docs/python-to-rust.md` for after two).
 fn constant_grad(out: &Node) -> f64 {
-    if !out.constant_rule_ran.get() {
+    let (_, dc, ran) = local_grads(out);
+    if !ran {
         return 0.0;
     }
-    let (_, dc) = local_grads(out);
     0.0 + dc * out.grad
 }
 
@@ -135,7 +138,7 @@ fn two_parent_backward(op: Op) -> Option<BackwardFn> {
 /// `x.grad += d out / d x * out.grad` for the node `out` of the op `op` (its own).
 #[inline(always)]
 fn add_constant_rule(out: &Node, op: Op) {
-    let Parents::Constant([x], c, side) = &*out.parents else {
+    let Parents::Constant([x], c, side, ran) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
     // (`x`'s data read in the borrow that adds to its grad: one borrow fewer; what
@@ -146,7 +149,7 @@ fn add_constant_rule(out: &Node, op: Op) {
     let (a, b) = side.operands(xd, *c);
     let (dx, _) = side.split(op.local_grads(a, b, out.data, NO_CONSTS));
     x.add_grad(dx * out.grad);
-    out.constant_rule_ran.set(true);
+    ran.set(true);
 }
 
 /// Implements one binary operator with an `f64` or `&f64` on either side of a `Value`
