@@ -7,7 +7,10 @@
 //! - a floor marks a node it made, for another floor ([`Value::mark`], [`Node::mark`]):
 //!   a loss's constant target, a neuron's separate activation;
 //! - a node that keeps an `f64` operand in place of Python's leaf (`src/fast/`) puts the
-//!   leaf back where the graph is read ([`Value::expand`], `Backward::python_graph`).
+//!   leaf back where the graph is read ([`Value::expand`], `Backward::python_graph`);
+//! - a tape's `Training` and the compact forms read a node's data as [`Value::data`]
+//!   does with one look at [`watch`] for many reads ([`Value::data_if`]), or without
+//!   it ([`Value::stored_data`]).
 
 use std::any::Any;
 use std::marker::PhantomData;
@@ -17,6 +20,7 @@ use super::ops::Backward;
 use super::parents::Parents;
 use super::rules::{Consts, Rule};
 use super::value::{BackwardFn, Node, Value};
+use crate::watch;
 
 /// An op defined above the engine, named by a type of its own (`struct Atan;`) so that
 /// its closure can carry its rule without storing it.
@@ -148,5 +152,20 @@ impl Value {
             *node.parents = parents;
             node.backward = Some(backward);
         }
+    }
+
+    /// The data in the node itself, without asking whether a live `Training` holds a
+    /// newer number for it (see [`watch`]): what a `Training` compares to see whether
+    /// a node was written while it lived.
+    #[inline]
+    pub(crate) fn stored_data(&self) -> f64 {
+        self.0.borrow().data
+    }
+
+    /// [`data`](Value::data) for a caller that looked at [`watch::trainings_live`] once
+    /// for many reads (`live`): the node's own data when no training is live.
+    #[inline]
+    pub(crate) fn data_if(&self, live: bool) -> f64 {
+        watch::data_read(live, self.address(), self.stored_data())
     }
 }

@@ -256,22 +256,12 @@ impl Value {
     /// ```
     #[inline]
     pub fn data(&self) -> f64 {
-        self.data_if(watch::trainings_live())
-    }
-
-    /// The data in the node itself, without asking whether a live `Training` holds a
-    /// newer number for it (see [`watch`]): what a `Training` compares to see whether
-    /// a node was written while it lived.
-    #[inline]
-    pub(crate) fn stored_data(&self) -> f64 {
-        self.0.borrow().data
-    }
-
-    /// [`data`](Value::data) for a caller that looked at [`watch::trainings_live`] once
-    /// for many reads (`live`): the node's own data when no training is live.
-    #[inline]
-    pub(crate) fn data_if(&self, live: bool) -> f64 {
-        watch::data_read(live, self.address(), self.stored_data())
+        // (The node's own data unless a live `Training` holds a newer number: `watch.rs`.)
+        watch::data_read(
+            watch::trainings_live(),
+            self.address(),
+            self.0.borrow().data,
+        )
     }
 
     /// The gradient of the last [`backward`](Value::backward) root with respect to this
