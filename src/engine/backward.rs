@@ -257,14 +257,17 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
     while let Some(visit) = stack.pop() {
         match visit {
             Visit::Enter(v) => {
-                if graph == Graph::Python {
-                    v.expand();
-                }
                 let mut node = v.0.borrow_mut();
                 if node.visited {
                     continue;
                 }
                 node.visited = true;
+                if graph == Graph::Python {
+                    // (Once a node, as it is first reached: `expand` borrows it itself.)
+                    drop(node);
+                    v.expand();
+                    node = v.0.borrow_mut();
+                }
                 if let (true, None, Some((c, Side::Left))) =
                     (check, &error, node.parents.constant())
                 {
