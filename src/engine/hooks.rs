@@ -111,9 +111,7 @@ impl Node {
     pub(crate) fn mark<M: Copy + 'static>(&self) -> Option<M> {
         self.closure::<Marked<M>>().map(|marked| marked.mark)
     }
-}
 
-impl Node {
     /// The node's closure, if it is a `T` (a [`Value::custom`] op's, a marked node's).
     pub(crate) fn closure<T: Backward>(&self) -> Option<&T> {
         let closure: &dyn Any = self.backward.as_deref()?;

@@ -30,9 +30,9 @@ pub(crate) trait Backward: Any {
         None
     }
 
-    /// For a node that keeps an `f64` operand in place of its leaf (`src/fast/`): Python's parents for it and
-    /// the closure that goes with them (see [`Value::expand`]). `None` for every other
-    /// node.
+    /// For a node that keeps an `f64` operand in place of its leaf (`src/fast/`):
+    /// Python's parents for it and the closure that goes with them (see
+    /// [`Value::expand`]). `None` for every other node.
     fn python_graph(&self, _out: &Node) -> Option<(Parents, BackwardFn)> {
         None
     }

@@ -135,7 +135,6 @@ impl Program {
         let mut data = Vec::with_capacity(n + 1);
         for (v, k) in leaves.iter().chain(&inner).zip(0u32..) {
             let node = v.node();
-            let parents = node.parent_list();
             order_ranks.nodes.push(Rank::of(rank(v), 0));
             let arity = node.rule().map_or(node.op.arity(), Rule::arity);
             let (step, args) = match (dot_terms(v, fused), arity) {
@@ -161,16 +160,17 @@ impl Program {
                     if is_neuron_activation(&node) {
                         program.neuron_activations.push(k);
                     }
-                    (program.op_step(&node), [idx(&parents[0]), 0])
+                    (program.op_step(&node), [idx(&node.parents()[0]), 0])
                 }
                 (None, Arity::One) => {
                     program.consts.push(node.consts());
                     let c = (program.consts.len() - 1) as u32;
-                    (program.op_step(&node), [idx(&parents[0]), c])
+                    (program.op_step(&node), [idx(&node.parents()[0]), c])
                 }
-                (None, Arity::Two) => {
-                    (program.op_step(&node), [idx(&parents[0]), idx(&parents[1])])
-                }
+                (None, Arity::Two) => (
+                    program.op_step(&node),
+                    [idx(&node.parents()[0]), idx(&node.parents()[1])],
+                ),
                 // (Every sum has its terms: the others are custom ops.)
                 (None, Arity::Many) => program.push_custom(&node, idx),
             };
@@ -286,7 +286,7 @@ fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
     for v in order {
         let node = v.node();
         if node.op != Op::Leaf && node.requires_grad {
-            fed.extend(node.parent_list().iter().map(Value::address));
+            fed.extend(node.parents.all().map(Value::address));
         }
     }
     let gets_grad = |v: &Value| v.node().requires_grad && fed.contains(&v.address());
@@ -301,7 +301,7 @@ fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
 fn use_counts(order: &[Value]) -> AddressMap<u32> {
     let mut uses: AddressMap<u32> = AddressMap::default();
     for v in order {
-        for p in v.node().parent_list().iter() {
+        for p in v.node().parents.all() {
             *uses.entry(p.address()).or_insert(0) += 1;
         }
     }
@@ -338,8 +338,8 @@ fn fused_nodes(order: &[Value], uses: &AddressMap<u32>) -> AddressSet {
                 .iter()
                 .filter(|t| used_once_unlabelled(t, Op::Mul));
             fused.extend(products.map(Value::address));
-        } else if activation(node.op) && used_once_unlabelled(&node.parent_list()[0], Op::Sum) {
-            fused.insert(node.parent_list()[0].address());
+        } else if activation(node.op) && used_once_unlabelled(&node.parents()[0], Op::Sum) {
+            fused.insert(node.parents()[0].address());
         }
     }
     fused
@@ -357,8 +357,8 @@ fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
     let node = v.node();
     match node.op {
         Op::Sum => Some(v.clone()),
-        op if activation(op) && fused.contains(&node.parent_list()[0].address()) => {
-            Some(node.parent_list()[0].clone())
+        op if activation(op) && fused.contains(&node.parents()[0].address()) => {
+            Some(node.parents()[0].clone())
         }
         _ => None,
     }
@@ -502,9 +502,8 @@ impl Program {
         let custom = node.custom().expect("a custom node has its closures");
         self.customs.push(custom.clone());
         let start = self.custom_parents.len() as u32;
-        self.custom_parents
-            .extend(node.parent_list().iter().map(idx));
-        self.scratch = self.scratch.max(2 * node.parent_list().len());
+        self.custom_parents.extend(node.parents().iter().map(idx));
+        self.scratch = self.scratch.max(2 * node.parents().len());
         let c = (self.customs.len() - 1) as u32;
         (Step::Custom(c), [start, self.custom_parents.len() as u32])
     }
@@ -564,11 +563,10 @@ fn dot_terms(v: &Value, fused: &AddressSet) -> Option<Vec<Term>> {
     drop(node);
     let sum = sum_of(v, fused)?;
     let node = sum.node();
-    let parents = node.parent_list();
-    let terms = parents.iter().map(|t| {
+    let terms = node.parents().iter().map(|t| {
         if fused.contains(&t.address()) {
             // (A fused product's parents are `[a, b]`; `a * a` has `a` twice.)
-            let factors = t.node().parent_list().into_owned();
+            let factors = t.node().parents().to_vec();
             Term {
                 x: factors[0].clone(),
                 y: Some(factors[1].clone()),
@@ -593,7 +591,7 @@ fn dot_terms(v: &Value, fused: &AddressSet) -> Option<Vec<Term>> {
 /// second factors (the order [`leaves_by_first_use`] stores leaves in).
 fn operands(v: &Value, fused: &AddressSet) -> Vec<Value> {
     let Some(terms) = dot_terms(v, fused) else {
-        return v.node().parent_list().into_owned();
+        return v.node().parents().to_vec();
     };
     let products = terms.iter().filter(|t| t.y.is_some());
     let others = terms.iter().filter(|t| t.y.is_none());

@@ -151,7 +151,7 @@ impl Value {
                 let label = escape_string(&op_label(&node));
                 let _ = writeln!(out, "  n{i}op [label=\"{label}\"];");
                 let _ = writeln!(out, "  n{i}op -> n{i};");
-                for parent in node.parent_list().iter() {
+                for parent in node.parents.all() {
                     let _ = writeln!(out, "  n{} -> n{i}op;", id(parent));
                 }
             }
@@ -304,7 +304,7 @@ pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
         // (Python's graph: see `Value::expand`.)
         value.expand();
         f(&value);
-        for parent in value.node().parent_list().iter() {
+        for parent in value.node().parents.all() {
             if seen.insert(parent.address()) {
                 stack.push(parent.clone());
             }

@@ -78,11 +78,7 @@ impl Trace {
                     op: node.op,
                     rule: node.rule(),
                     data: node.data,
-                    parents: node
-                        .parent_list()
-                        .iter()
-                        .map(|p| index[&p.address()])
-                        .collect(),
+                    parents: node.parents.all().map(|p| index[&p.address()]).collect(),
                 }
             })
             .collect::<Vec<_>>();
