@@ -3,7 +3,6 @@
 
 use std::ops::Range;
 
-use crate::engine::op::Op;
 use crate::engine::rules::{Consts, Rule};
 use crate::program::{Program, Step};
 
@@ -66,14 +65,14 @@ impl Program {
             .map(|k| {
                 let [a, b] = self.args[k].map(|i| i as usize);
                 match self.steps[k] {
-                    Step::Unary(op) => Instruction::Unary(rule(op), a, self.consts[b]),
-                    Step::Binary(op) => Instruction::Binary(rule(op), a, b),
+                    Step::Unary(op) => Instruction::Unary(op.rule(), a, self.consts[b]),
+                    Step::Binary(op) => Instruction::Binary(op.rule(), a, b),
                     Step::UnaryRule(r) => {
                         Instruction::Unary(self.rules[r as usize], a, self.consts[b])
                     }
                     Step::BinaryRule(r) => Instruction::Binary(self.rules[r as usize], a, b),
                     Step::Dot => Instruction::Dot(None, a..b),
-                    Step::DotThen(op) => Instruction::Dot(Some(rule(op)), a..b),
+                    Step::DotThen(op) => Instruction::Dot(Some(op.rule()), a..b),
                     Step::Custom(c) => Instruction::Custom(self.customs[c as usize].name),
                     // (No inner node is a leaf.)
                     Step::Leaf => unreachable!("inner node {k} is a leaf"),
@@ -107,13 +106,5 @@ impl Program {
                 .map(|(k, l)| (*k as usize, l.to_string()))
                 .collect(),
         }
-    }
-}
-
-/// The rule of one of the engine's one- or two-parent ops (every op of a step has one).
-fn rule(op: Op) -> Rule {
-    match op.rule() {
-        Some(rule) => rule,
-        None => unreachable!("{op:?} is no one- or two-parent op"),
     }
 }

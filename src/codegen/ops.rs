@@ -5,7 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::rules::{CWriter, Consts, Rule};
+use crate::engine::rules::{Consts, Rule};
+use crate::forms::CWriter;
 
 /// The floating-point type the C computes in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub enum Precision {
 }
 
 /// The small C functions that some ops need, written into the source only when used.
-pub(super) use crate::engine::rules::CFunction;
+pub(super) use crate::forms::CFunction;
 
 /// Writes numbers, math calls and op formulas as C of one [`Precision`], noting the
 /// static functions they use.

@@ -2,10 +2,11 @@
 //! `sigmoid`. Each method is followed by its rule: its forward value and, right under
 //! it, its local derivative. `leaky_relu` and `softplus` are in `src/ops/activations.rs`.
 
-use super::op::Op;
-use super::rules::PythonSource::{Engine, Lecture, NotInMicrograd};
-use super::rules::{CFunction, Rule1, RuleText, NO_CONSTS, UNARY};
+use super::ops::Named;
+use super::rules::{Rule, Rule1, NO_CONSTS};
 use super::value::{Node, Value};
+use crate::forms::PythonSource::{Engine, Lecture, NotInMicrograd};
+use crate::forms::{CFunction, RuleText, UNARY};
 
 impl Value {
     /// `max(0, x)`, Python's `relu()`.
@@ -26,7 +27,7 @@ impl Value {
             let dx = (RELU.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary(out, Op::Relu, NO_CONSTS, Box::new(backward))
+        self.unary::<Relu>(out, NO_CONSTS, backward)
     }
 }
 
@@ -53,6 +54,13 @@ pub(crate) const RELU: Rule1 = Rule1 {
     },
 };
 
+/// Names `relu`'s closure (see `Named`).
+pub(crate) struct Relu;
+
+impl Named for Relu {
+    const RULE: Rule = Rule::One(&RELU);
+}
+
 impl Value {
     /// The hyperbolic tangent (the activation of the Zero-to-Hero lecture; micrograd's
     /// package has no `tanh`, the lecture's `Value` has).
@@ -73,7 +81,7 @@ impl Value {
             let dx = (TANH.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary(out, Op::Tanh, NO_CONSTS, Box::new(backward))
+        self.unary::<Tanh>(out, NO_CONSTS, backward)
     }
 }
 
@@ -93,6 +101,13 @@ pub(crate) const TANH: Rule1 = Rule1 {
         rust: &["local_grad: |_x, out, _| 1.0 - out * out,", UNARY],
     },
 };
+
+/// Names `tanh`'s closure (see `Named`).
+pub(crate) struct Tanh;
+
+impl Named for Tanh {
+    const RULE: Rule = Rule::One(&TANH);
+}
 
 impl Value {
     /// The logistic function 1 / (1 + e⁻ˣ), computed without overflow for large |x|.
@@ -114,7 +129,7 @@ impl Value {
             let dx = (SIGMOID.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary(out, Op::Sigmoid, NO_CONSTS, Box::new(backward))
+        self.unary::<Sigmoid>(out, NO_CONSTS, backward)
     }
 }
 
@@ -132,6 +147,13 @@ pub(crate) const SIGMOID: Rule1 = Rule1 {
         rust: &["local_grad: |_x, out, _| out * (1.0 - out),", UNARY],
     },
 };
+
+/// Names `sigmoid`'s closure (see `Named`).
+pub(crate) struct Sigmoid;
+
+impl Named for Sigmoid {
+    const RULE: Rule = Rule::One(&SIGMOID);
+}
 
 /// 1 / (1 + e⁻ˣ) in two branches, so that e^(-x) never overflows.
 pub(crate) fn logistic(x: f64) -> f64 {

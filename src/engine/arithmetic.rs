@@ -2,10 +2,11 @@
 //! value and local derivatives). The `std::ops` operators that call these methods, for
 //! every mix of `Value`, `&Value` and `f64`, are in `operators.rs`.
 
-use super::op::Op;
-use super::rules::PythonSource::{Composed, Engine};
-use super::rules::{Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY};
+use super::ops::Named;
+use super::rules::{Rule, Rule1, Rule2, NO_CONSTS};
 use super::value::{Node, Value};
+use crate::forms::PythonSource::{Composed, Engine};
+use crate::forms::{RuleText, BINARY_A, BINARY_B, UNARY};
 
 impl Value {
     /// `a + b`: d/da = 1, d/db = 1.
@@ -17,7 +18,7 @@ impl Value {
             a.add_grad(da * out.grad);
             b.add_grad(db * out.grad);
         };
-        self.binary(other, out, Op::Add, Box::new(backward))
+        self.binary::<Plus>(other, out, backward)
     }
 }
 
@@ -42,6 +43,13 @@ pub(crate) const ADD: Rule2 = Rule2 {
     },
 };
 
+/// Names `a + b`'s closure (see `Named`).
+pub(crate) struct Plus;
+
+impl Named for Plus {
+    const RULE: Rule = Rule::Two(&ADD);
+}
+
 impl Value {
     /// `a - b`: d/da = 1, d/db = -1 (Python builds it as `a + (-b)`: the same values
     /// and gradients from one `backward()`, with two hidden nodes fewer).
@@ -53,7 +61,7 @@ impl Value {
             a.add_grad(da * out.grad);
             b.add_grad(db * out.grad);
         };
-        self.binary(other, out, Op::Sub, Box::new(backward))
+        self.binary::<Minus>(other, out, backward)
     }
 }
 
@@ -76,6 +84,13 @@ pub(crate) const SUB: Rule2 = Rule2 {
     },
 };
 
+/// Names `a - b`'s closure (see `Named`).
+pub(crate) struct Minus;
+
+impl Named for Minus {
+    const RULE: Rule = Rule::Two(&SUB);
+}
+
 impl Value {
     /// `a * b`: d/da = b, d/db = a.
     pub(crate) fn mul_value(&self, other: &Value) -> Value {
@@ -86,7 +101,7 @@ impl Value {
             a.add_grad(da * out.grad);
             b.add_grad(db * out.grad);
         };
-        self.binary(other, out, Op::Mul, Box::new(backward))
+        self.binary::<Times>(other, out, backward)
     }
 }
 
@@ -110,6 +125,13 @@ pub(crate) const MUL: Rule2 = Rule2 {
     },
 };
 
+/// Names `a * b`'s closure (see `Named`).
+pub(crate) struct Times;
+
+impl Named for Times {
+    const RULE: Rule = Rule::Two(&MUL);
+}
+
 impl Value {
     /// `a / b`: d/da = 1/b, d/db = -a/b² (Python builds it as `a * b**-1`).
     ///
@@ -126,7 +148,7 @@ impl Value {
             a.add_grad(da * out.grad);
             b.add_grad(db * out.grad);
         };
-        self.binary(other, out, Op::Div, Box::new(backward))
+        self.binary::<Divide>(other, out, backward)
     }
 }
 
@@ -152,6 +174,13 @@ pub(crate) const DIV: Rule2 = Rule2 {
     },
 };
 
+/// Names `a / b`'s closure (see `Named`).
+pub(crate) struct Divide;
+
+impl Named for Divide {
+    const RULE: Rule = Rule::Two(&DIV);
+}
+
 impl Value {
     /// `-a`: d/da = -1 (Python builds it as `a * -1`; same numbers).
     pub(crate) fn neg_value(&self) -> Value {
@@ -161,7 +190,7 @@ impl Value {
             let dx = (NEG.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary(out, Op::Neg, NO_CONSTS, Box::new(backward))
+        self.unary::<Negate>(out, NO_CONSTS, backward)
     }
 }
 
@@ -179,3 +208,10 @@ pub(crate) const NEG: Rule1 = Rule1 {
         rust: &["local_grad: |_a, _out, _| -1.0,", UNARY],
     },
 };
+
+/// Names `-a`'s closure (see `Named`).
+pub(crate) struct Negate;
+
+impl Named for Negate {
+    const RULE: Rule = Rule::One(&NEG);
+}

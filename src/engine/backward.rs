@@ -226,6 +226,22 @@ impl Value {
     }
 }
 
+impl Value {
+    /// Puts Python's leaf back where this node keeps an `f64` operand in its place
+    /// (`src/fast/constant.rs`): the node's closure knows how (`Backward::python_graph`).
+    /// Every walk that shows or compiles the graph calls it on each node before reading
+    /// its parents ([`Value::topo`]); `backward()` and the drop read the compact forms as
+    /// they are.
+    pub(crate) fn expand(&self) {
+        let mut node = self.0.borrow_mut();
+        let python = (node.backward.as_ref()).and_then(|rule| rule.python_graph(&node));
+        if let Some((parents, backward)) = python {
+            *node.parents = parents;
+            node.backward = Some(backward);
+        }
+    }
+}
+
 /// One step of [`build_topo`]: Python's call `build_topo(v)`, or its `topo.append(v)`
 /// once the calls for `v`'s children have returned.
 enum Visit {

@@ -2,10 +2,11 @@
 //! it, its local derivative). The further functions (`ln`, `sqrt`, `sin`, ...) are in
 //! `src/ops/functions.rs`.
 
-use super::op::Op;
-use super::rules::PythonSource::Lecture;
-use super::rules::{Rule1, RuleText, NO_CONSTS, UNARY};
+use super::ops::Named;
+use super::rules::{Rule, Rule1, NO_CONSTS};
 use super::value::{Node, Value};
+use crate::forms::PythonSource::Lecture;
+use crate::forms::{RuleText, UNARY};
 
 impl Value {
     /// eˣ.
@@ -26,7 +27,7 @@ impl Value {
             let dx = (EXP.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary(out, Op::Exp, NO_CONSTS, Box::new(backward))
+        self.unary::<Exp>(out, NO_CONSTS, backward)
     }
 }
 
@@ -46,3 +47,10 @@ pub(crate) const EXP: Rule1 = Rule1 {
         rust: &["local_grad: |_x, out, _| out,", UNARY],
     },
 };
+
+/// Names `exp`'s closure (see `Named`).
+pub(crate) struct Exp;
+
+impl Named for Exp {
+    const RULE: Rule = Rule::One(&EXP);
+}

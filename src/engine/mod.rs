@@ -13,15 +13,14 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
-//! | `op.rs` | the op that made a node, as a one-byte code (`Op`), and a neuron node's activation (`Act`) | `_op` |
+//! | `op.rs` | the kind of op that made a node, as a one-byte code (`Op`), and a neuron node's activation (`Act`) | `_op` |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
-//! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) | `__add__`, `__mul__`, `__neg__`, ... |
+//! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) and the type that names it | `__add__`, `__mul__`, `__neg__`, ... |
 //! | `activations.rs` | `relu`, `tanh`, `sigmoid`, each with its rule | `relu()`, the lecture's `tanh()` |
 //! | `functions.rs` | `exp` with its rule | the lecture's `exp()` |
 //! | `powers.rs` | `powf` with its rule | `__pow__` |
-//! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure, the closure's type); `Sum`, `Product` | `Value(data, children, op)` |
-//! | `hooks.rs` | what the floors above build on, not on the learner's path: an op defined above the engine, a node's mark, an `f64` operand's leaf put back where the graph is read | |
-//! | `rules.rs` | what a rule is (numbers, C, text); the table from op code to rule, shared with the tape, the C and the stepper | |
+//! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure, the closure's type, the op's name); `Sum`, `Product` | `Value(data, children, op)` |
+//! | `rules.rs` | what a rule is: an op's numbers, C and text | |
 //! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__sub__`, `__truediv__`, ... |
 //! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`) | `Neuron.__call__` |
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
@@ -34,9 +33,10 @@
 //!
 //! # Adding an op
 //!
-//! The ops beyond micrograd's and the lecture's (`ln`, `sqrt`, `atan`, `max`, ...) are
-//! written on top of the engine, in `src/ops/`, one file of each kind: each op's method
-//! with its backward closure under it, then its rule. Its `mod.rs` shows how to add one.
+//! Every op is written as `tanh` is: its method (`out`, then its backward closure), its
+//! rule, and a type that names it. The ops beyond micrograd's and the lecture's (`ln`,
+//! `sqrt`, `atan`, `max`, ...) are written so on top of the engine, in `src/ops/`, one
+//! file of each kind; its `mod.rs` shows how to add one.
 //!
 //! ```
 //! use micrograd::Value;
@@ -52,13 +52,12 @@
 //! ```
 
 pub(crate) mod activations;
-mod arithmetic;
+pub(crate) mod arithmetic;
 mod backward;
 pub(crate) mod custom;
 mod drop;
-mod functions;
+pub(crate) mod functions;
 mod gradcheck;
-pub(crate) mod hooks;
 pub(crate) mod neuron;
 pub(crate) mod op;
 mod operators;

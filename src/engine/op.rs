@@ -1,7 +1,40 @@
-//! The operation that produced a node (Python's `_op` string), as a one-byte code: the
-//! enum [`Op`], written from the table of rules (`rules.rs`), and a neuron's activation.
+//! The operation that produced a node (Python's `_op`), as a one-byte code: a leaf, the
+//! n-ary sum, a custom op, an op with a rule (every one- and two-parent op, whose name
+//! its rule gives), or a neuron node with its activation.
 
-pub(crate) use super::rules::Op;
+use super::rules::Rule;
+
+/// Which operation produced a [`Value`](crate::Value); [`Value::op`](crate::Value::op)
+/// shows it as Python's `_op` string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Op {
+    /// A leaf made by the user (`""`).
+    Leaf,
+    /// The n-ary sum of [`std::iter::Sum`] (`"sum"`).
+    Sum,
+    /// A [`Value::custom`](crate::Value::custom) op (its name is kept with its closures).
+    Custom,
+    /// A one- or two-parent op (`+`, `relu`, `atan`, ...): its closure carries its rule
+    /// (`Node::rule`), and with it its name.
+    Rule,
+    /// [`Value::neuron`](crate::Value::neuron)'s `act(b + w0·x0 + w1·x1 + ...)` as one
+    /// node (`"neuron"`, `"relu neuron"`, ...).
+    Neuron(Act),
+}
+
+impl Op {
+    /// The op as Python's `_op` string (`""` for a leaf; an op with a rule is named by
+    /// its rule).
+    pub(crate) fn symbol(self) -> &'static str {
+        match self {
+            Op::Leaf => "",
+            Op::Sum => "sum",
+            Op::Custom => "custom",
+            Op::Rule => "rule",
+            Op::Neuron(act) => act.symbol(),
+        }
+    }
+}
 
 /// The activation a [`Op::Neuron`] node applies to its weighted sum: those whose
 /// derivative is a function of the output alone, so the node need not keep the sum.
@@ -19,12 +52,13 @@ pub(crate) enum Act {
 
 impl Act {
     /// The one-parent op of the activation (`None` for `Linear`).
-    pub(crate) fn op(self) -> Option<Op> {
+    pub(crate) fn rule(self) -> Option<Rule> {
+        use super::activations::{RELU, SIGMOID, TANH};
         match self {
             Act::Linear => None,
-            Act::Relu => Some(Op::Relu),
-            Act::Tanh => Some(Op::Tanh),
-            Act::Sigmoid => Some(Op::Sigmoid),
+            Act::Relu => Some(Rule::One(&RELU)),
+            Act::Tanh => Some(Rule::One(&TANH)),
+            Act::Sigmoid => Some(Rule::One(&SIGMOID)),
         }
     }
 

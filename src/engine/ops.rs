@@ -6,12 +6,13 @@
 //! here, and the further ops of `src/ops/`) computes `out` and, right under it, writes
 //! its backward closure, `parent.grad += d out / d parent * out.grad`, as Python's
 //! `_backward`. The closures capture nothing (they are given their node, and read the
-//! op's constants from it), so boxing one allocates nothing.
-//!
-//! An op defined above the engine (`src/ops/`) has no [`Op`] code of its own: its node's
-//! op is [`Op::Rule`], and its closure carries the op's rule with it (`hooks.rs`).
+//! op's constants from it), so boxing one allocates nothing. The op is named by a type
+//! of its own (`struct Tanh;`, [`Named`]), which gives its rule; the node's closure
+//! carries that type, so it costs nothing either, and the rule is found from the node
+//! (`Node::rule`).
 
 use std::any::Any;
+use std::marker::PhantomData;
 
 use super::op::Op;
 use super::parents::Parents;
@@ -19,20 +20,20 @@ use super::rules::{Consts, Rule, NO_CONSTS};
 use super::value::{BackwardFn, Node, Value};
 
 /// A node's backward closure (Python's `_backward`): every `Fn(&Node)` closure is one.
-/// The closure of an op defined above the engine also gives its op's rule; a floor above
-/// may wrap a node's closure in a type of its own to mark the node (`Node::closure`).
+/// The closure of an op also gives its op's rule; a floor above may wrap a node's
+/// closure in a type of its own to mark the node (`Node::closure`).
 pub(crate) trait Backward: Any {
     /// Adds `d out / d parent * out.grad` to each parent's grad.
     fn run(&self, out: &Node);
 
-    /// The rule of an op defined above the engine (`None` for every other closure).
+    /// The rule of the node's op (`None` for a sum, a custom op or a neuron node).
     fn rule(&self) -> Option<Rule> {
         None
     }
 
     /// For a node that keeps an `f64` operand in place of its leaf (`src/fast/`):
     /// Python's parents for it and the closure that goes with them (see
-    /// [`Value::expand`]). `None` for every other node.
+    /// `Value::expand`). `None` for every other node.
     fn python_graph(&self, _out: &Node) -> Option<(Parents, BackwardFn)> {
         None
     }
@@ -45,19 +46,52 @@ impl<F: Fn(&Node) + 'static> Backward for F {
     }
 }
 
-impl Value {
-    /// The node `out` of the one-parent op `op` on `self`, with its constants `c`
-    /// ([`NO_CONSTS`] for ops without any) and its backward closure: Python's
-    /// `out = Value(data, (self,), op)`, then `out._backward = _backward`.
-    pub(crate) fn unary(&self, out: f64, op: Op, c: Consts, backward: BackwardFn) -> Value {
-        Value::from_op(out, op, Parents::One([self.clone()]), c, backward)
+/// An op, named by a type of its own (`struct Tanh;`) so that its node's closure can
+/// carry its rule without storing it.
+pub(crate) trait Named {
+    /// The op's rule.
+    const RULE: Rule;
+}
+
+/// An op's closure tagged with the op `N` (zero-sized, as the closure is).
+struct Tagged<N, F>(F, PhantomData<N>);
+
+impl<N: Named + 'static, F: Fn(&Node) + 'static> Backward for Tagged<N, F> {
+    #[inline]
+    fn run(&self, out: &Node) {
+        (self.0)(out);
     }
 
-    /// The node `out` of the two-parent op `op` on `self` and `other`, with its
+    fn rule(&self) -> Option<Rule> {
+        Some(N::RULE)
+    }
+}
+
+impl Value {
+    /// The node `out` of the one-parent op `N` on `self`, with its constants `c`
+    /// ([`NO_CONSTS`] for ops without any) and its backward closure: Python's
+    /// `out = Value(data, (self,), op)`, then `out._backward = _backward`.
+    pub(crate) fn unary<N: Named + 'static>(
+        &self,
+        out: f64,
+        c: Consts,
+        backward: impl Fn(&Node) + 'static,
+    ) -> Value {
+        let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
+        Value::from_op(out, Op::Rule, Parents::One([self.clone()]), c, backward)
+    }
+
+    /// The node `out` of the two-parent op `N` on `self` and `other`, with its
     /// backward closure: Python's `out = Value(data, (self, other), op)`.
-    pub(crate) fn binary(&self, other: &Value, out: f64, op: Op, backward: BackwardFn) -> Value {
+    pub(crate) fn binary<N: Named + 'static>(
+        &self,
+        other: &Value,
+        out: f64,
+        backward: impl Fn(&Node) + 'static,
+    ) -> Value {
+        let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
         let parents = Parents::Two([self.clone(), other.clone()]);
-        Value::from_op(out, op, parents, NO_CONSTS, backward)
+        Value::from_op(out, Op::Rule, parents, NO_CONSTS, backward)
     }
 
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,

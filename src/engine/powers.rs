@@ -2,10 +2,11 @@
 //! right under it, its local derivative). `powi` and `pow` with a `Value` exponent are
 //! in `src/ops/powers.rs`.
 
-use super::op::Op;
-use super::rules::PythonSource::Engine;
-use super::rules::{Rule1, RuleText, UNARY};
+use super::ops::Named;
+use super::rules::{Rule, Rule1};
 use super::value::{Node, Value};
+use crate::forms::PythonSource::Engine;
+use crate::forms::{RuleText, UNARY};
 
 impl Value {
     /// xⁿ for a constant exponent: micrograd's `x ** n` (shown as op `"**"`).
@@ -29,7 +30,7 @@ impl Value {
             let dx = (POWF.local_grad)(x.data(), out.data, out.consts());
             x.add_grad(dx * out.grad);
         };
-        self.unary(out, Op::Powf, c, Box::new(backward))
+        self.unary::<Powf>(out, c, backward)
     }
 }
 
@@ -64,6 +65,13 @@ pub(crate) const POWF: Rule1 = Rule1 {
         ],
     },
 };
+
+/// Names `powf`'s closure (see `Named`).
+pub(crate) struct Powf;
+
+impl Named for Powf {
+    const RULE: Rule = Rule::One(&POWF);
+}
 
 /// d xⁿ / dx = n·xⁿ⁻¹ by `power_rule(n)`, except for n = 0 at x = 0: 0 there (x⁰ is flat;
 /// 0·0⁻¹ would be NaN). Elsewhere `power_rule`'s number as it is (for n = 0, x < 0 it is

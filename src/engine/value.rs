@@ -4,6 +4,7 @@
 //! `_prev`, `_op`). Here they live in a [`Node`] behind `Rc<RefCell<..>>`, and
 //! [`Value`] is a cheap, clonable handle to it.
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 use std::fmt;
@@ -14,7 +15,7 @@ use super::custom::Custom;
 use super::op::Op;
 use super::ops::Backward;
 use super::parents::Parents;
-use super::rules::{Consts, NO_CONSTS};
+use super::rules::{Consts, Rule, NO_CONSTS};
 use crate::watch;
 
 /// A node's backward closure, boxed (Python's `_backward`): given the node itself (its
@@ -115,6 +116,18 @@ impl Node {
         self.closure::<Custom>()
     }
 
+    /// The node's closure, if it is a `T` (a [`Value::custom`] op's, a marked node's).
+    pub(crate) fn closure<T: Backward>(&self) -> Option<&T> {
+        let closure: &dyn Any = self.backward.as_deref()?;
+        closure.downcast_ref()
+    }
+
+    /// The rule of a one- or two-parent op, which its closure carries (`None` for
+    /// every other node).
+    pub(crate) fn rule(&self) -> Option<Rule> {
+        self.backward.as_ref().and_then(|b| b.rule())
+    }
+
     /// The op's name as [`Value::op`] shows it: Python's `_op` string, or the name
     /// given to [`Value::custom`].
     pub(crate) fn op_name(&self) -> &'static str {
@@ -164,7 +177,7 @@ impl Value {
         Value::leaf(data, false)
     }
 
-    pub(super) fn leaf(data: f64, hidden: bool) -> Value {
+    pub(crate) fn leaf(data: f64, hidden: bool) -> Value {
         Value::from_node(Node {
             data,
             grad: 0.0,

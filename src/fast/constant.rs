@@ -13,12 +13,14 @@
 //! the graph is shown or compiled (`ConstantRule::python_graph`).
 
 use std::cell::Cell;
+use std::marker::PhantomData;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
+use crate::engine::arithmetic::{Divide, Minus, Plus, Times};
 use crate::engine::op::Op;
-use crate::engine::ops::Backward;
+use crate::engine::ops::{Backward, Named};
 use crate::engine::parents::{Parents, Side};
-use crate::engine::rules::NO_CONSTS;
+use crate::engine::rules::{Rule, Rule2, NO_CONSTS};
 use crate::engine::value::{BackwardFn, Node};
 use crate::watch;
 use crate::Value;
@@ -26,45 +28,43 @@ use crate::Value;
 impl Value {
     /// `self op c` (or `c op self`, `side` saying where the constant goes) as one node
     /// holding the constant: the forward value and the derivatives of the two-operand
-    /// op `op`, with `c` as one operand.
-    /// (Always inlined, so that each operator's node gets the rule of its own op: see
-    /// [`constant_rule`].)
+    /// op `N` (one of `+ - * /`), with `c` as one operand.
     #[inline(always)]
-    pub(crate) fn with_constant(&self, op: Op, c: f64, side: Side) -> Value {
+    pub(crate) fn with_constant<N: Named + 'static>(&self, c: f64, side: Side) -> Value {
         let (a, b) = side.operands(self.data(), c);
-        let data = op.forward(a, b, NO_CONSTS);
+        let data = (rule_of::<N>().forward)(a, b);
         let parents = Parents::Constant([self.clone()], c, side, Cell::new(false));
-        Value::from_op(data, op, parents, NO_CONSTS, constant_rule(op))
+        let rule = Box::new(ConstantRule::<N>(PhantomData));
+        Value::from_op(data, Op::Rule, parents, NO_CONSTS, rule)
     }
 }
 
-/// The rule of a node with a constant operand, for the op `op` (one of `+ - * /`):
-/// the two-parent rule's line for the `Value` parent, `x.grad += d out / d x *
-/// out.grad` (the line for the constant, which no one reads, is [`constant_grad`],
-/// worked out when the constant is shown).
-///
-/// One closure per op, each with its op written in, so that the op's derivative is
-/// compiled into the rule instead of looked up in [`Op::local_grads`]'s table when it
-/// runs (fewer instructions a link on the chain `y = &y * 1.0`).
+/// The rule of the two-parent op `N` (a constant: each node's closure has its op's
+/// derivative compiled in, not looked up when it runs).
 #[inline(always)]
-fn constant_rule(op: Op) -> BackwardFn {
-    match op {
-        Op::Add => Box::new(ConstantRule(|out: &Node| add_constant_rule(out, Op::Add))),
-        Op::Sub => Box::new(ConstantRule(|out: &Node| add_constant_rule(out, Op::Sub))),
-        Op::Mul => Box::new(ConstantRule(|out: &Node| add_constant_rule(out, Op::Mul))),
-        Op::Div => Box::new(ConstantRule(|out: &Node| add_constant_rule(out, Op::Div))),
-        _ => unreachable!("an f64 operand is kept only by + - * /, not by {op:?}"),
+fn rule_of<N: Named>() -> &'static Rule2 {
+    match N::RULE {
+        Rule::Two(rule) => rule,
+        Rule::One(rule) => {
+            unreachable!("an f64 operand is kept only by + - * /, not {}", rule.name)
+        }
     }
 }
 
-/// A constant node's closure `F` (zero-sized, as `F` is), which also gives Python's
-/// graph for the node.
-struct ConstantRule<F>(F);
+/// The closure of a node of the op `N` with a constant operand (zero-sized): the
+/// two-parent rule's line for the `Value` parent, `x.grad += d out / d x * out.grad`
+/// (the line for the constant, which no one reads, is [`constant_grad`], worked out when
+/// the constant is shown). It also gives Python's graph for the node.
+struct ConstantRule<N>(PhantomData<N>);
 
-impl<F: Fn(&Node) + 'static> Backward for ConstantRule<F> {
+impl<N: Named + 'static> Backward for ConstantRule<N> {
     #[inline]
     fn run(&self, out: &Node) {
-        (self.0)(out);
+        add_constant_rule(out, rule_of::<N>());
+    }
+
+    fn rule(&self) -> Option<Rule> {
+        Some(N::RULE)
     }
 
     /// The leaf Python makes for the constant put back: the parents become `[x, leaf]`
@@ -81,7 +81,16 @@ impl<F: Fn(&Node) + 'static> Backward for ConstantRule<F> {
             Side::Left => Parents::Two([leaf, x.clone()]),
             Side::Right => Parents::Two([x.clone(), leaf]),
         };
-        Some((parents, two_parent_backward(out.op)?))
+        Some((parents, two_parent_backward(N::RULE)?))
+    }
+}
+
+impl Value {
+    /// The leaf Python makes for an `f64` operand (`other if isinstance(other, Value)
+    /// else Value(other)`), marked as hidden: where the graph is shown or compiled, and
+    /// in the graph a tape rebuilds.
+    pub(crate) fn hidden_constant(data: f64) -> Value {
+        Value::leaf(data, true)
     }
 }
 
@@ -112,7 +121,10 @@ fn local_grads(out: &Node) -> (f64, f64, bool) {
         unreachable!("a constant node keeps its constant")
     };
     let (a, b) = side.operands(x.data(), *c);
-    let (dx, dc) = side.split(out.op.local_grads(a, b, out.data, NO_CONSTS));
+    let Some(Rule::Two(rule)) = out.rule() else {
+        unreachable!("a constant node's op has two operands")
+    };
+    let (dx, dc) = side.split((rule.local_grads)(a, b, out.data));
     (dx, dc, ran.get())
 }
 
@@ -127,17 +139,18 @@ fn constant_grad(out: &Node) -> f64 {
     0.0 + dc * out.grad
 }
 
-/// The backward closure that the method of the two-parent op `op` gives its node: taken
-/// from a node that method makes, so that the closure is written once, in the method.
-fn two_parent_backward(op: Op) -> Option<BackwardFn> {
-    let node = op.apply2(&Value::new(1.0), &Value::new(1.0));
+/// The backward closure that the method of the two-parent op `rule` gives its node:
+/// taken from a node that method makes, so that the closure is written once, in the
+/// method.
+fn two_parent_backward(rule: Rule) -> Option<BackwardFn> {
+    let node = rule.apply2(&Value::new(1.0), &Value::new(1.0));
     let backward = node.0.borrow_mut().backward.take();
     backward
 }
 
-/// `x.grad += d out / d x * out.grad` for the node `out` of the op `op` (its own).
+/// `x.grad += d out / d x * out.grad` for the node `out` of the op `rule` (its own).
 #[inline(always)]
-fn add_constant_rule(out: &Node, op: Op) {
+fn add_constant_rule(out: &Node, rule: &Rule2) {
     let Parents::Constant([x], c, side, ran) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
@@ -147,78 +160,78 @@ fn add_constant_rule(out: &Node, op: Op) {
     let mut x = x.0.borrow_mut();
     let xd = watch::data_read(watch::trainings_live(), address, x.data);
     let (a, b) = side.operands(xd, *c);
-    let (dx, _) = side.split(op.local_grads(a, b, out.data, NO_CONSTS));
+    let (dx, _) = side.split((rule.local_grads)(a, b, out.data));
     x.add_grad(dx * out.grad);
     ran.set(true);
 }
 
 /// Implements one binary operator with an `f64` or `&f64` on either side of a `Value`
-/// or `&Value`, and its assigning forms, for the op `$code`.
+/// or `&Value`, and its assigning forms, for the op `$N`.
 macro_rules! constant_binop {
-    ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $code:expr) => {
+    ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $N:ty) => {
         impl $Op<f64> for &Value {
             type Output = Value;
             fn $op(self, rhs: f64) -> Value {
-                self.with_constant($code, rhs, Side::Right)
+                self.with_constant::<$N>(rhs, Side::Right)
             }
         }
         impl $Op<f64> for Value {
             type Output = Value;
             fn $op(self, rhs: f64) -> Value {
-                self.with_constant($code, rhs, Side::Right)
+                self.with_constant::<$N>(rhs, Side::Right)
             }
         }
         impl $Op<&Value> for f64 {
             type Output = Value;
             fn $op(self, rhs: &Value) -> Value {
-                rhs.with_constant($code, self, Side::Left)
+                rhs.with_constant::<$N>(self, Side::Left)
             }
         }
         impl $Op<Value> for f64 {
             type Output = Value;
             fn $op(self, rhs: Value) -> Value {
-                rhs.with_constant($code, self, Side::Left)
+                rhs.with_constant::<$N>(self, Side::Left)
             }
         }
         // `&f64` on either side, as `zip`ping a slice of targets gives (`&yout - ygt`).
         impl $Op<&f64> for &Value {
             type Output = Value;
             fn $op(self, rhs: &f64) -> Value {
-                self.with_constant($code, *rhs, Side::Right)
+                self.with_constant::<$N>(*rhs, Side::Right)
             }
         }
         impl $Op<&f64> for Value {
             type Output = Value;
             fn $op(self, rhs: &f64) -> Value {
-                self.with_constant($code, *rhs, Side::Right)
+                self.with_constant::<$N>(*rhs, Side::Right)
             }
         }
         impl $Op<&Value> for &f64 {
             type Output = Value;
             fn $op(self, rhs: &Value) -> Value {
-                rhs.with_constant($code, *self, Side::Left)
+                rhs.with_constant::<$N>(*self, Side::Left)
             }
         }
         impl $Op<Value> for &f64 {
             type Output = Value;
             fn $op(self, rhs: Value) -> Value {
-                rhs.with_constant($code, *self, Side::Left)
+                rhs.with_constant::<$N>(*self, Side::Left)
             }
         }
         impl $OpAssign<&f64> for Value {
             fn $op_assign(&mut self, rhs: &f64) {
-                *self = self.with_constant($code, *rhs, Side::Right);
+                *self = self.with_constant::<$N>(*rhs, Side::Right);
             }
         }
         impl $OpAssign<f64> for Value {
             fn $op_assign(&mut self, rhs: f64) {
-                *self = self.with_constant($code, rhs, Side::Right);
+                *self = self.with_constant::<$N>(rhs, Side::Right);
             }
         }
     };
 }
 
-constant_binop!(Add, add, AddAssign, add_assign, Op::Add);
-constant_binop!(Sub, sub, SubAssign, sub_assign, Op::Sub);
-constant_binop!(Mul, mul, MulAssign, mul_assign, Op::Mul);
-constant_binop!(Div, div, DivAssign, div_assign, Op::Div);
+constant_binop!(Add, add, AddAssign, add_assign, Plus);
+constant_binop!(Sub, sub, SubAssign, sub_assign, Minus);
+constant_binop!(Mul, mul, MulAssign, mul_assign, Times);
+constant_binop!(Div, div, DivAssign, div_assign, Divide);

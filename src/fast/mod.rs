@@ -16,8 +16,8 @@
 //! Both are built on what [`Value::custom`](crate::Value::custom) uses too: a node with
 //! its own boxed backward closure.
 
-use crate::engine::op::Op;
 use crate::engine::rules::{Consts, Rule};
+use crate::watch;
 use crate::Value;
 
 mod constant;
@@ -26,6 +26,15 @@ mod neuron;
 pub(crate) use neuron::is_neuron_activation;
 #[cfg(test)]
 mod tests;
+
+impl Value {
+    /// [`data`](Value::data) for a caller that looked at [`watch::trainings_live`] once
+    /// for many reads (`live`): the node's own data when no training is live.
+    #[inline]
+    pub(crate) fn data_if(&self, live: bool) -> f64 {
+        watch::data_read(live, self.address(), self.0.borrow().data)
+    }
+}
 
 /// Making a node of an op by its method, as a graph rebuilt from a tape and the compact
 /// forms' Python graphs do.
@@ -51,32 +60,6 @@ impl Rule {
         match self {
             Rule::Two(r) => (r.method)(a, b),
             Rule::One(r) => unreachable!("{} takes one parent", r.name),
-        }
-    }
-}
-
-impl Op {
-    /// [`Rule::apply1`] of one of the engine's one-parent ops.
-    ///
-    /// # Panics
-    ///
-    /// For an op that is no one-parent op of the engine's.
-    pub(crate) fn apply1(self, x: &Value, c: Consts) -> Value {
-        match self.rule() {
-            Some(rule) => rule.apply1(x, c),
-            None => unreachable!("{self:?} has no rule of the engine's"),
-        }
-    }
-
-    /// [`Rule::apply2`] of one of the engine's two-parent ops.
-    ///
-    /// # Panics
-    ///
-    /// For an op that is no two-parent op of the engine's.
-    pub(crate) fn apply2(self, a: &Value, b: &Value) -> Value {
-        match self.rule() {
-            Some(rule) => rule.apply2(a, b),
-            None => unreachable!("{self:?} has no rule of the engine's"),
         }
     }
 }

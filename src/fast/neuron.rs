@@ -20,7 +20,7 @@ use crate::engine::neuron::{NeuronInputs, NeuronParams};
 use crate::engine::op::{Act, Op};
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
-use crate::engine::rules::NO_CONSTS;
+use crate::engine::rules::{Rule, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::watch;
 use crate::{Error, Value};
@@ -56,18 +56,21 @@ impl Value {
         };
         // An overflowed sum stays a node of its own, so that `try_backward` reports it
         // as it would in Python's graph (`tanh(inf)` is 1 and would hide it).
-        let separate = act.op().filter(|_| !sum.is_finite());
+        let separate = act.rule().filter(|_| !sum.is_finite());
         if separate.is_some() {
             act = Act::Linear;
         }
-        let data = act.op().map_or(sum, |op| op.forward(sum, 0.0, NO_CONSTS));
+        let data = match act.rule() {
+            Some(Rule::One(rule)) => (rule.forward)(sum, NO_CONSTS),
+            _ => sum,
+        };
         let parents = Parents::Neuron(Rc::clone(params), Rc::clone(inputs));
         let op = Op::Neuron(act);
         let out = Value::from_op(data, op, parents, NO_CONSTS, Box::new(NeuronRule));
-        let Some(op) = separate else {
+        let Some(rule) = separate else {
             return Ok(out);
         };
-        let activation = op.apply1(&out, NO_CONSTS);
+        let activation = rule.apply1(&out, NO_CONSTS);
         activation.mark(NeuronActivation);
         Ok(activation)
     }
@@ -105,9 +108,9 @@ fn rule(out: &Node) {
     };
     // The sum's grad: `0.0 + f'(s) * out.grad`, as the activation's rule leaves it on
     // the sum node (or the node's own grad without an activation).
-    let g = match act.op() {
-        Some(op) => 0.0 + op.local_grads(0.0, 0.0, out.data, NO_CONSTS).0 * out.grad,
-        None => out.grad,
+    let g = match act.rule() {
+        Some(Rule::One(rule)) => 0.0 + (rule.local_grad)(0.0, out.data, NO_CONSTS) * out.grad,
+        _ => out.grad,
     };
     let Parents::Neuron(params, inputs) = &*out.parents else {
         unreachable!("a neuron node keeps its shared lists")

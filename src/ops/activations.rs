@@ -2,10 +2,11 @@
 //! rule: its forward value and, right under it, its local derivative.
 
 use crate::engine::activations::logistic;
-use crate::engine::hooks::Named;
-use crate::engine::rules::PythonSource::NotInMicrograd;
-use crate::engine::rules::{CFunction, Rule, Rule1, RuleText, NO_CONSTS, UNARY};
+use crate::engine::ops::Named;
+use crate::engine::rules::{Rule, Rule1, NO_CONSTS};
 use crate::engine::value::{Node, Value};
+use crate::forms::PythonSource::NotInMicrograd;
+use crate::forms::{CFunction, RuleText, UNARY};
 
 impl Value {
     /// `x` where x > 0, else `slope * x`. Python micrograd has no such op.
@@ -39,7 +40,7 @@ impl Value {
             let dx = (LEAKY_RELU.local_grad)(x.data(), out.data, out.consts());
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<LeakyRelu>(out, c, backward)
+        self.unary::<LeakyRelu>(out, c, backward)
     }
 }
 
@@ -101,7 +102,7 @@ impl Value {
             let dx = (SOFTPLUS.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Softplus>(out, NO_CONSTS, backward)
+        self.unary::<Softplus>(out, NO_CONSTS, backward)
     }
 }
 

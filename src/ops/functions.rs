@@ -2,10 +2,11 @@
 //! method is followed by its rule: its forward value and, right under it, its local
 //! derivative. Python micrograd has none of them.
 
-use crate::engine::hooks::Named;
-use crate::engine::rules::PythonSource::NotInMicrograd;
-use crate::engine::rules::{Rule, Rule1, RuleText, NO_CONSTS, UNARY};
+use crate::engine::ops::Named;
+use crate::engine::rules::{Rule, Rule1, NO_CONSTS};
 use crate::engine::value::{Node, Value};
+use crate::forms::PythonSource::NotInMicrograd;
+use crate::forms::{RuleText, UNARY};
 
 impl Value {
     /// The natural logarithm. As for `f64`, `ln(0)` is -∞ and the logarithm of a
@@ -27,7 +28,7 @@ impl Value {
             let dx = (LN.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Ln>(out, NO_CONSTS, backward)
+        self.unary::<Ln>(out, NO_CONSTS, backward)
     }
 }
 
@@ -81,7 +82,7 @@ impl Value {
             let dx = (LOG1P.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Log1p>(out, NO_CONSTS, backward)
+        self.unary::<Log1p>(out, NO_CONSTS, backward)
     }
 }
 
@@ -126,7 +127,7 @@ impl Value {
             let dx = (SQRT.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Sqrt>(out, NO_CONSTS, backward)
+        self.unary::<Sqrt>(out, NO_CONSTS, backward)
     }
 }
 
@@ -173,7 +174,7 @@ impl Value {
             let dx = (SIN.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Sin>(out, NO_CONSTS, backward)
+        self.unary::<Sin>(out, NO_CONSTS, backward)
     }
 }
 
@@ -218,7 +219,7 @@ impl Value {
             let dx = (COS.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Cos>(out, NO_CONSTS, backward)
+        self.unary::<Cos>(out, NO_CONSTS, backward)
     }
 }
 
@@ -263,7 +264,7 @@ impl Value {
             let dx = (ATAN.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Atan>(out, NO_CONSTS, backward)
+        self.unary::<Atan>(out, NO_CONSTS, backward)
     }
 }
 

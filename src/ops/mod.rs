@@ -16,7 +16,7 @@
 //! computes `out` and right under it the backward closure, as Python's `_backward`;
 //! then its rule, with everything the rest of the crate reads (its `_op` name, the
 //! tape's numbers, the C, the stepper's lines); then a type that names the op. The
-//! closure carries the rule with it (`unary_op::<Atan>`), so the tape, the code
+//! closure carries the rule with it (`unary::<Atan>`), so the tape, the code
 //! generator, the pictures and the rebuilt graphs find the op through its node and need
 //! nothing more.
 //!
@@ -29,7 +29,7 @@
 //!             let dx = (ATAN.local_grad)(x.data(), out.data, NO_CONSTS);
 //!             x.add_grad(dx * out.grad);
 //!         };
-//!         self.unary_op::<Atan>(out, NO_CONSTS, backward)
+//!         self.unary::<Atan>(out, NO_CONSTS, backward)
 //!     }
 //! }
 //!
@@ -59,8 +59,8 @@
 //! the C against the tape bit for bit (`tests/32_codegen.rs`'s list of every op).
 //!
 //! The engine's own ops (`+ - * /`, `powf`, `relu`, `tanh`, `sigmoid`, `exp`) are
-//! written the same way in `src/engine/`, with an [`Op`](crate::engine) code of their
-//! own instead of a naming type: the tape's inner loops call their rules directly.
+//! written the same way in `src/engine/`. The tape knows them by a one-byte code of its
+//! own (`src/program/code.rs`), so that its inner loops call their rules directly.
 
 mod activations;
 mod functions;

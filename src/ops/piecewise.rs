@@ -3,12 +3,11 @@
 //! derivative is one of the two one-sided ones, and each method's doc says which.
 //! Python micrograd has none of them.
 
-use crate::engine::hooks::Named;
-use crate::engine::rules::PythonSource::NotInMicrograd;
-use crate::engine::rules::{
-    CFunction, CWriter, Rule, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, NO_CONSTS, UNARY,
-};
+use crate::engine::ops::Named;
+use crate::engine::rules::{Rule, Rule1, Rule2, NO_CONSTS};
 use crate::engine::value::{Node, Value};
+use crate::forms::PythonSource::NotInMicrograd;
+use crate::forms::{CFunction, CWriter, RuleText, BINARY_A, BINARY_B, UNARY};
 
 impl Value {
     /// The absolute value.
@@ -29,7 +28,7 @@ impl Value {
             let dx = (ABS.local_grad)(x.data(), out.data, NO_CONSTS);
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Abs>(out, NO_CONSTS, backward)
+        self.unary::<Abs>(out, NO_CONSTS, backward)
     }
 }
 
@@ -97,7 +96,7 @@ impl Value {
             let dx = (CLAMP.local_grad)(x.data(), out.data, out.consts());
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Clamp>(out, c, backward)
+        self.unary::<Clamp>(out, c, backward)
     }
 }
 
@@ -158,7 +157,7 @@ impl Value {
             a.add_grad(da * out.grad);
             b.add_grad(db * out.grad);
         };
-        self.binary_op::<Max>(other, out, backward)
+        self.binary::<Max>(other, out, backward)
     }
 }
 
@@ -221,7 +220,7 @@ impl Value {
             a.add_grad(da * out.grad);
             b.add_grad(db * out.grad);
         };
-        self.binary_op::<Min>(other, out, backward)
+        self.binary::<Min>(other, out, backward)
     }
 }
 

@@ -2,11 +2,12 @@
 //! method is followed by its rule: its forward value and, right under it, its local
 //! derivatives.
 
-use crate::engine::hooks::Named;
+use crate::engine::ops::Named;
 use crate::engine::powers::zeroth_or;
-use crate::engine::rules::PythonSource::NotInMicrograd;
-use crate::engine::rules::{CFunction, Rule, Rule1, Rule2, RuleText, BINARY_A, BINARY_B, UNARY};
+use crate::engine::rules::{Rule, Rule1, Rule2};
 use crate::engine::value::{Node, Value};
+use crate::forms::PythonSource::NotInMicrograd;
+use crate::forms::{CFunction, RuleText, BINARY_A, BINARY_B, UNARY};
 
 impl Value {
     /// xⁿ for a constant integer exponent, as `f64::powi` computes it (by repeated
@@ -30,7 +31,7 @@ impl Value {
             let dx = (POWI.local_grad)(x.data(), out.data, out.consts());
             x.add_grad(dx * out.grad);
         };
-        self.unary_op::<Powi>(out, c, backward)
+        self.unary::<Powi>(out, c, backward)
     }
 }
 
@@ -103,7 +104,7 @@ impl Value {
             a.add_grad(da * out.grad);
             b.add_grad(db * out.grad);
         };
-        self.binary_op::<Pow>(exponent, out, backward)
+        self.binary::<Pow>(exponent, out, backward)
     }
 }
 

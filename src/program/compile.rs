@@ -9,10 +9,11 @@
 //! [`Program::same_order_as_graph`] verifies that fusing kept it so; if not, the graph is
 //! compiled again without fusing.
 
+use super::code::{Arity, Code};
 use super::{ConstantTarget, Program, Run, Step};
 use crate::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
-use crate::engine::rules::{Arity, Rule, NO_CONSTS};
+use crate::engine::rules::NO_CONSTS;
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
@@ -136,7 +137,7 @@ impl Program {
         for (v, k) in leaves.iter().chain(&inner).zip(0u32..) {
             let node = v.node();
             order_ranks.nodes.push(Rank::of(rank(v), 0));
-            let arity = node.rule().map_or(node.op.arity(), Rule::arity);
+            let arity = Arity::of(&node);
             let (step, args) = match (dot_terms(v, fused), arity) {
                 (Some(terms), _) => {
                     let start = program.runs.len();
@@ -145,10 +146,11 @@ impl Program {
                         let y = term.y.as_ref().map_or(one, idx);
                         program.push_term(start, idx(&term.x), y, merge);
                     }
-                    let step = match node.op {
-                        Op::Sum | Op::Neuron(Act::Linear) => Step::Dot,
-                        Op::Neuron(act) => Step::DotThen(act.op().expect("not linear")),
-                        activation => Step::DotThen(activation),
+                    let step = match (node.op, activation(&node)) {
+                        (Op::Sum | Op::Neuron(Act::Linear), _) => Step::Dot,
+                        (Op::Neuron(act), _) => Step::DotThen(neuron_code(act)),
+                        (_, Some(code)) => Step::DotThen(code),
+                        _ => unreachable!("only a sum, a neuron or an activation is a dot"),
                     };
                     if let Op::Neuron(_) = node.op {
                         program.neurons.push(k);
@@ -325,9 +327,9 @@ fn backward_ranks(order: &[Value]) -> AddressMap<u32> {
 /// one can ask the tape about them, and the node that takes them in computes them with
 /// the same arithmetic.
 fn fused_nodes(order: &[Value], uses: &AddressMap<u32>) -> AddressSet {
-    let used_once_unlabelled = |v: &Value, op: Op| {
+    let used_once_unlabelled = |v: &Value, is: fn(&Node) -> bool| {
         let node = v.node();
-        node.op == op && node.label().is_none() && uses[&v.address()] == 1
+        is(&node) && node.label().is_none() && uses[&v.address()] == 1
     };
     let mut fused = AddressSet::default();
     for v in order {
@@ -336,19 +338,33 @@ fn fused_nodes(order: &[Value], uses: &AddressMap<u32>) -> AddressSet {
             let products = node
                 .parents()
                 .iter()
-                .filter(|t| used_once_unlabelled(t, Op::Mul));
+                .filter(|t| used_once_unlabelled(t, |n| code(n) == Some(Code::Mul)));
             fused.extend(products.map(Value::address));
-        } else if activation(node.op) && used_once_unlabelled(&node.parents()[0], Op::Sum) {
+        } else if activation(&node).is_some()
+            && used_once_unlabelled(&node.parents()[0], |n| n.op == Op::Sum)
+        {
             fused.insert(node.parents()[0].address());
         }
     }
     fused
 }
 
-/// Whether a `sum` can be fused into this op: a one-parent op whose derivative is a
-/// function of its output alone (so the sum's value need not be kept).
-fn activation(op: Op) -> bool {
-    matches!(op, Op::Relu | Op::Tanh | Op::Sigmoid | Op::Exp)
+/// The code of a neuron's activation (not `Linear`).
+fn neuron_code(act: Act) -> Code {
+    act.rule()
+        .and_then(Code::of)
+        .expect("an activation is one of the engine's ops")
+}
+
+/// The code of the engine's op that made `node`, if one did.
+pub(crate) fn code(node: &Node) -> Option<Code> {
+    node.rule().and_then(Code::of)
+}
+
+/// The op of `node`, if a `sum` can be fused into it: a one-parent op whose derivative
+/// is a function of its output alone (so the sum's value need not be kept).
+fn activation(node: &Node) -> Option<Code> {
+    code(node).filter(|c| matches!(c, Code::Relu | Code::Tanh | Code::Sigmoid | Code::Exp))
 }
 
 /// The `sum` whose terms the inner node `v` computes: `v` itself, or the fused sum under
@@ -357,7 +373,7 @@ fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
     let node = v.node();
     match node.op {
         Op::Sum => Some(v.clone()),
-        op if activation(op) && fused.contains(&node.parents()[0].address()) => {
+        _ if activation(&node).is_some() && fused.contains(&node.parents()[0].address()) => {
             Some(node.parents()[0].clone())
         }
         _ => None,
@@ -478,11 +494,12 @@ impl Program {
     /// own ops; for an op defined above the engine, the index of its rule in `rules`
     /// (added the first time).
     fn op_step(&mut self, node: &Node) -> Step {
-        let (rule, arity) = match (node.op, node.rule()) {
-            (Op::Rule, Some(rule)) => (rule, rule.arity()),
-            (op, _) if op.arity() == Arity::One => return Step::Unary(op),
-            (op, _) => return Step::Binary(op),
-        };
+        let rule = node.rule().expect("a one- or two-parent node has its rule");
+        match (Code::of(rule), Arity::of(node)) {
+            (Some(code), Arity::One) => return Step::Unary(code),
+            (Some(code), _) => return Step::Binary(code),
+            (None, _) => {}
+        }
         let r = match self.rules.iter().position(|&known| known == rule) {
             Some(r) => r,
             None => {
@@ -490,7 +507,7 @@ impl Program {
                 self.rules.len() - 1
             }
         } as u32;
-        match arity {
+        match Arity::of(node) {
             Arity::One => Step::UnaryRule(r),
             _ => Step::BinaryRule(r),
         }

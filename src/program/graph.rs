@@ -11,8 +11,9 @@
 use super::{Program, Run, Step};
 use std::rc::Rc;
 
+use super::code::Code;
 use crate::engine::neuron::{NeuronInputs, NeuronParams};
-use crate::engine::op::{Act, Op};
+use crate::engine::op::Act;
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::Value;
 use crate::error::Error;
@@ -63,15 +64,15 @@ impl Program {
                     let [start, end] = self.args[a].map(|i| i as usize);
                     self.neuron(&nodes, &self.runs[start..end], Step::DotThen(op))
                 }
-                Step::Unary(op) => op.apply1(&nodes[a], self.consts[b]),
-                Step::Binary(op) => op.apply2(&nodes[a], &nodes[b]),
+                Step::Unary(op) => op.rule().apply1(&nodes[a], self.consts[b]),
+                Step::Binary(op) => op.rule().apply2(&nodes[a], &nodes[b]),
                 Step::UnaryRule(r) => self.rules[r as usize].apply1(&nodes[a], self.consts[b]),
                 Step::BinaryRule(r) => self.rules[r as usize].apply2(&nodes[a], &nodes[b]),
                 _ if neurons.next_if(|&&j| j as usize == k).is_some() => {
                     self.neuron(&nodes, &self.runs[a..b], step)
                 }
                 Step::Dot => sum(&nodes),
-                Step::DotThen(op) => op.apply1(&sum(&nodes), NO_CONSTS),
+                Step::DotThen(op) => op.rule().apply1(&sum(&nodes), NO_CONSTS),
                 Step::Custom(c) => {
                     let (f, g) = (
                         self.customs[c as usize].clone(),
@@ -112,9 +113,9 @@ impl Program {
             .map(|(w, x)| (nodes[w].clone(), nodes[x].clone()))
             .unzip();
         let act = match step {
-            Step::DotThen(Op::Relu) => Act::Relu,
-            Step::DotThen(Op::Tanh) => Act::Tanh,
-            Step::DotThen(Op::Sigmoid) => Act::Sigmoid,
+            Step::DotThen(Code::Relu) => Act::Relu,
+            Step::DotThen(Code::Tanh) => Act::Tanh,
+            Step::DotThen(Code::Sigmoid) => Act::Sigmoid,
             _ => Act::Linear,
         };
         let params = Rc::new(NeuronParams::new(&nodes[b], &w));

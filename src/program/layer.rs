@@ -26,9 +26,9 @@
 
 use std::collections::HashMap;
 
+use super::code::Code;
 use super::defer::Lanes;
 use super::{all_finite, Program, Run, Step};
-use crate::engine::op::Op;
 use crate::engine::rules::NO_CONSTS;
 
 /// The most sums a [`Layer`] adds up together: the width of the moons network's hidden
@@ -138,7 +138,7 @@ impl Program {
             });
             let neurons = (k..k + width).all(|j| self.is_neuron(j));
             let relu = match (neurons, width, self.steps[k], runs(k)) {
-                (true, WIDTH, Step::DotThen(Op::Relu), &[bias, inputs]) => Some([bias, inputs]),
+                (true, WIDTH, Step::DotThen(Code::Relu), &[bias, inputs]) => Some([bias, inputs]),
                 _ => None,
             };
             let terms = self.neuron_terms.len() as u32;
@@ -274,7 +274,7 @@ pub(super) fn relu_neurons(
     let out: &mut [f64; WIDTH] = (&mut data[first..first + WIDTH])
         .try_into()
         .expect("a layer of WIDTH nodes");
-    *out = acc.map(|sum| Op::Relu.forward(sum, 0.0, NO_CONSTS));
+    *out = acc.map(|sum| Code::Relu.forward(sum, 0.0, NO_CONSTS));
     // (ReLU's value of a finite sum is finite: the sums are all there is to look at.)
     let (pairs, _) = acc.as_chunks::<2>();
     pairs.iter().fold([0.0; 2], |[c0, c1], [s0, s1]| {
@@ -290,9 +290,9 @@ pub(super) fn relu_neurons(
 #[inline]
 pub(super) fn activate_layer(step: Step, sums: &[f64], out: &mut [f64]) -> bool {
     match step {
-        Step::DotThen(Op::Relu) => {
+        Step::DotThen(Code::Relu) => {
             for (o, &sum) in out.iter_mut().zip(sums) {
-                *o = Op::Relu.forward(sum, 0.0, NO_CONSTS);
+                *o = Code::Relu.forward(sum, 0.0, NO_CONSTS);
             }
             all_finite(sums)
         }
@@ -334,9 +334,9 @@ pub(super) fn layer_backward(
     let sum_grads = &mut sum_grads[..nodes.len()];
     let outs = data[nodes.clone()].iter().zip(&grad[nodes.clone()]);
     match step {
-        Step::DotThen(Op::Relu) => {
+        Step::DotThen(Code::Relu) => {
             for (g, (&out, &out_grad)) in sum_grads.iter_mut().zip(outs) {
-                *g = Op::Relu.local_grads(0.0, 0.0, out, NO_CONSTS).0 * out_grad;
+                *g = Code::Relu.local_grads(0.0, 0.0, out, NO_CONSTS).0 * out_grad;
             }
         }
         Step::DotThen(op) => {

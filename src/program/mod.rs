@@ -37,6 +37,7 @@
 
 mod backward;
 mod buffers;
+pub(crate) mod code;
 mod compile;
 mod defer;
 mod forward;
@@ -58,8 +59,8 @@ pub(crate) use layer::{Layer, NeuronTerms};
 pub(crate) use target::ConstantTarget;
 
 use crate::engine::custom::Custom;
-use crate::engine::op::Op;
 use crate::engine::rules::{Consts, Rule};
+use code::Code;
 
 /// A graph compiled once into flat arrays, run many times: `Send + Sync`.
 ///
@@ -183,9 +184,9 @@ pub(crate) enum Step {
     /// A leaf: its value is set from outside (by the runner, from its `Value`).
     Leaf,
     /// An op with one parent.
-    Unary(Op),
+    Unary(Code),
     /// An op with two parents.
-    Binary(Op),
+    Binary(Code),
     /// An op with one parent defined above the engine (`src/ops/`): index into
     /// `Program::rules`.
     UnaryRule(u32),
@@ -196,7 +197,7 @@ pub(crate) enum Step {
     /// An activation (`relu`, `tanh`, `sigmoid`, `exp`) of a `sum` used by nothing else:
     /// the sum is fused in and not kept (its gradient is `local * out.grad`, and the
     /// local derivative of these ops needs only their output).
-    DotThen(Op),
+    DotThen(Code),
     /// A [`Value::custom`](crate::Value::custom) op: index into `Program::customs`.
     Custom(u32),
 }

@@ -15,8 +15,8 @@
 //! NaN, the error the graph reports. So does a deferred layer (`defer.rs`), whose
 //! zeros a batch records.
 
+use super::code::Code;
 use super::{Program, Step};
-use crate::engine::op::Op;
 
 /// [`Program::private`]'s entry for a node that may not be jumped over.
 pub(crate) const NO_JUMP: u32 = u32::MAX;
@@ -95,9 +95,14 @@ impl Program {
     /// Whether node `k`'s local derivatives are finite wherever its parents' values and
     /// its own are: then a zero gradient at `k` passes exact zeros back.
     fn finite_local(&self, k: usize) -> bool {
-        let finite_op = |op| matches!(op, Op::Neg | Op::Relu | Op::Tanh | Op::Sigmoid | Op::Exp);
+        let finite_op = |op| {
+            matches!(
+                op,
+                Code::Neg | Code::Relu | Code::Tanh | Code::Sigmoid | Code::Exp
+            )
+        };
         match self.steps[k] {
-            Step::Binary(op) => matches!(op, Op::Add | Op::Sub | Op::Mul),
+            Step::Binary(op) => matches!(op, Code::Add | Code::Sub | Code::Mul),
             Step::Unary(op) | Step::DotThen(op) => finite_op(op),
             Step::Dot => true,
             // (1 or its slope: finite where the slope is.)

@@ -1,6 +1,6 @@
 //! The ops of `src/ops/` on the tape: each step of such an op calls its rule's
 //! functions through their pointers (the engine's own ops are a `match` on their code,
-//! `Op::forward`, whose arms the compiler inlines into the tape's loops).
+//! `Code::forward`, whose arms the compiler inlines into the tape's loops).
 
 use crate::engine::rules::{Consts, Rule};
 

@@ -451,3 +451,13 @@ impl<O: Optimizer + ?Sized> Drop for Training<'_, O> {
         self.write_back();
     }
 }
+
+impl Value {
+    /// The data in the node itself, without asking whether a live `Training` holds a
+    /// newer number for it (see `watch.rs`): what a `Training` compares to see whether
+    /// a node was written while it lived.
+    #[inline]
+    pub(crate) fn stored_data(&self) -> f64 {
+        self.0.borrow().data
+    }
+}

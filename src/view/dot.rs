@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use crate::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
-use crate::engine::rules::NO_CONSTS;
+use crate::engine::rules::{Rule, NO_CONSTS};
 use crate::engine::value::{Node, Value};
 
 /// Which way a drawing's arrows run (Graphviz's `rankdir`), as `draw_dot`'s
@@ -170,9 +170,10 @@ fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(
     let [b, wx @ ..] = &*parents else {
         unreachable!("a neuron node has its bias")
     };
-    let g = act.op().map_or(node.grad, |op| {
-        0.0 + op.local_grads(0.0, 0.0, node.data, NO_CONSTS).0 * node.grad
-    });
+    let g = match act.rule() {
+        Some(Rule::One(f)) => 0.0 + (f.local_grad)(0.0, node.data, NO_CONSTS) * node.grad,
+        _ => node.grad,
+    };
     let record = |out: &mut String, name: &str, data: f64| {
         let _ = writeln!(
             out,
@@ -210,8 +211,8 @@ fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(
         op(out, &s, "+", &[&prev, &product]);
         prev = s;
     }
-    match act.op() {
-        Some(f) => op(out, &format!("n{i}"), f.symbol(), &[&prev]),
+    match act.rule() {
+        Some(f) => op(out, &format!("n{i}"), f.name(), &[&prev]),
         // (No inputs: Python's `sum([], b)` is `b` itself.)
         None if n == 0 => op(out, &format!("n{i}"), "+", &[&prev]),
         None => {}
@@ -223,7 +224,7 @@ fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(
 pub(crate) fn op_label(node: &Node) -> String {
     let c = node.consts();
     match (node.op, node.op_name()) {
-        (Op::Powf, _) => format!("**{}", c[0]),
+        (Op::Rule, "**") => format!("**{}", c[0]),
         (Op::Rule, name @ ("powi" | "leaky_relu")) => format!("{name} {}", c[0]),
         (Op::Rule, "clamp") => format!("clamp {} {}", c[0], c[1]),
         (_, name) => name.to_owned(),

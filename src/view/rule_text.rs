@@ -4,7 +4,7 @@
 use crate::engine::op::Op;
 use crate::engine::rules::Rule;
 
-pub(crate) use crate::engine::rules::{PythonSource, RuleText};
+pub(crate) use crate::forms::{PythonSource, RuleText};
 
 impl PythonSource {
     /// A one-line caption for the Python lines.
@@ -52,7 +52,7 @@ pub(crate) fn rule_text(op: Op, rule: Option<Rule>) -> RuleText {
                 "for wi, xi in zip(w, x): wi.grad += xi.data * g; xi.grad += wi.data * g",
             ],
             &[
-                "Some(op) => 0.0 + op.local_grads(0.0, 0.0, out.data, NO_CONSTS).0 * out.grad,",
+                "Some(Rule::One(rule)) => 0.0 + (rule.local_grad)(0.0, out.data, NO_CONSTS) * out.grad,",
                 "b.add_grad(g);",
                 "node.add_grad(xd * g);",
                 "x.add_grad(wd * g);",
@@ -110,7 +110,8 @@ mod tests {
             .map(str::trim)
             .collect();
         let others = [Op::Leaf, Op::Sum, Op::Neuron(crate::engine::op::Act::Relu)];
-        let ops = Op::BUILTIN.iter().map(|&op| rule_text(op, op.rule()));
+        let engine_ops = crate::program::code::Code::ALL.iter();
+        let ops = engine_ops.map(|code| rule_text(Op::Rule, Some(code.rule())));
         let ops = ops.chain(others.iter().map(|&op| rule_text(op, None)));
         let (x, y) = (crate::Value::new(0.5), crate::Value::new(2.0));
         let further = [

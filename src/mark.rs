@@ -1,0 +1,49 @@
+//! A node's mark: how one floor above the engine tells another of a node it made (a
+//! loss's constant target, a neuron's separate activation), without a field in the
+//! engine's `Node`. The mark wraps the node's backward closure, which runs as before.
+
+use crate::engine::ops::Backward;
+use crate::engine::parents::Parents;
+use crate::engine::rules::Rule;
+use crate::engine::value::{BackwardFn, Node};
+use crate::Value;
+
+/// A node's closure with a mark `M`, which the floor reads back from the node
+/// ([`Value::mark`], [`Node::mark`]). It runs the closure, gives its rule, and keeps
+/// the mark on the node's Python graph.
+struct Marked<M> {
+    closure: BackwardFn,
+    mark: M,
+}
+
+impl<M: Copy + 'static> Backward for Marked<M> {
+    fn run(&self, out: &Node) {
+        self.closure.run(out);
+    }
+
+    fn rule(&self) -> Option<Rule> {
+        self.closure.rule()
+    }
+
+    fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
+        let (parents, closure) = self.closure.python_graph(out)?;
+        let mark = self.mark;
+        Some((parents, Box::new(Marked { closure, mark })))
+    }
+}
+
+impl Value {
+    /// Marks this node with `mark` (a leaf, which has no closure, is left as it is).
+    pub(crate) fn mark<M: Copy + 'static>(&self, mark: M) {
+        let mut node = self.0.borrow_mut();
+        node.backward = (node.backward.take())
+            .map(|closure| -> BackwardFn { Box::new(Marked { closure, mark }) });
+    }
+}
+
+impl Node {
+    /// The mark of type `M` this node was given with [`Value::mark`], if any.
+    pub(crate) fn mark<M: Copy + 'static>(&self) -> Option<M> {
+        self.closure::<Marked<M>>().map(|marked| marked.mark)
+    }
+}
