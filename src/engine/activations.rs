@@ -1,6 +1,6 @@
 //! The activations a neuron takes: `relu` (micrograd's), `tanh` (the lecture's),
-//! `sigmoid`. Each method is followed by its rule: its forward value and, right under
-//! it, its local derivative. `leaky_relu` and `softplus` are in `src/ops/activations.rs`.
+//! `sigmoid`. Each method is followed by its rule (its forward value and, right under
+//! it, its local derivative) and the type that names it. `leaky_relu` and `softplus` are in `src/ops/activations.rs`.
 
 use super::ops::Named;
 use super::rules::{Rule, Rule1, NO_CONSTS};

@@ -1,5 +1,5 @@
 //! `+ - * /` and negation: each one's method and, right under it, its rule (forward
-//! value and local derivatives). The `std::ops` operators that call these methods, for
+//! value and local derivatives), then the type that names it. The `std::ops` operators that call these methods, for
 //! every mix of `Value`, `&Value` and `f64`, are in `operators.rs`.
 
 use super::ops::Named;

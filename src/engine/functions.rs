@@ -1,5 +1,5 @@
 //! `exp`, the lecture's: the method, then its rule (its forward value and, right under
-//! it, its local derivative). The further functions (`ln`, `sqrt`, `sin`, ...) are in
+//! it, its local derivative), then the type that names it. The further functions (`ln`, `sqrt`, `sin`, ...) are in
 //! `src/ops/functions.rs`.
 
 use super::ops::Named;
