@@ -37,15 +37,17 @@ pub(crate) enum Walk<'a> {
     /// A list.
     Slice(std::slice::Iter<'a, Value>),
     /// A neuron's `b`, then `w0, x0, w1, x1, ...`.
-    Terms(std::iter::Chain<std::option::IntoIter<&'a Value>, Pairs<'a>>),
+    Terms {
+        /// The bias, until it is given.
+        first: Option<&'a Value>,
+        /// The pairs `(wi, xi)`.
+        terms: std::iter::Zip<std::slice::Iter<'a, Value>, std::slice::Iter<'a, Value>>,
+        /// The input of the pair whose weight was given last.
+        second: Option<&'a Value>,
+        /// From the back: the weight of the pair whose input was given last.
+        last: Option<&'a Value>,
+    },
 }
-
-/// A neuron's pairs `(wi, xi)`, one value at a time.
-type Pairs<'a> = std::iter::FlatMap<
-    std::iter::Zip<std::slice::Iter<'a, Value>, std::slice::Iter<'a, Value>>,
-    [&'a Value; 2],
-    fn((&'a Value, &'a Value)) -> [&'a Value; 2],
->;
 
 impl<'a> Iterator for Walk<'a> {
     type Item = &'a Value;
@@ -54,7 +56,21 @@ impl<'a> Iterator for Walk<'a> {
     fn next(&mut self) -> Option<&'a Value> {
         match self {
             Walk::Slice(values) => values.next(),
-            Walk::Terms(values) => values.next(),
+            Walk::Terms {
+                first,
+                terms,
+                second,
+                last,
+            } => {
+                if let Some(v) = first.take().or_else(|| second.take()) {
+                    return Some(v);
+                }
+                let Some((w, x)) = terms.next() else {
+                    return last.take();
+                };
+                *second = Some(x);
+                Some(w)
+            }
         }
     }
 }
@@ -66,7 +82,21 @@ impl<'a> DoubleEndedIterator for Walk<'a> {
     fn next_back(&mut self) -> Option<&'a Value> {
         match self {
             Walk::Slice(values) => values.next_back(),
-            Walk::Terms(values) => values.next_back(),
+            Walk::Terms {
+                first,
+                terms,
+                second,
+                last,
+            } => {
+                if let Some(w) = last.take() {
+                    return Some(w);
+                }
+                let Some((w, x)) = terms.next_back() else {
+                    return second.take().or_else(|| first.take());
+                };
+                *last = Some(w);
+                Some(x)
+            }
         }
     }
 }
@@ -101,13 +131,14 @@ impl Parents {
     /// Every parent, in the order the operation received them (a neuron's
     /// `[b, w0, x0, w1, x1, ...]`).
     #[inline]
-    pub(crate) fn all<'a>(&'a self) -> Walk<'a> {
+    pub(crate) fn all(&self) -> Walk<'_> {
         match self {
-            Parents::Neuron(params, inputs) => {
-                let pair: fn((&'a Value, &'a Value)) -> [&'a Value; 2] = |(w, x)| [w, x];
-                let terms = params.weights().iter().zip(&inputs.values);
-                Walk::Terms(Some(params.bias()).into_iter().chain(terms.flat_map(pair)))
-            }
+            Parents::Neuron(params, inputs) => Walk::Terms {
+                first: Some(params.bias()),
+                terms: params.weights().iter().zip(inputs.values.iter()),
+                second: None,
+                last: None,
+            },
             _ => Walk::Slice(self.as_slice().iter()),
         }
     }
