@@ -14,6 +14,7 @@ use std::sync::Arc;
 use super::op::Op;
 use super::ops::Backward;
 use super::parents::Parents;
+use super::rules::NO_CONSTS;
 use super::value::{Node, Value};
 
 /// A custom op's forward function: the parents' data → the node's data.
@@ -59,6 +60,25 @@ impl Value {
     ///   one slot per parent, all 0.0 on entry. It writes `d[i] = d out / d parent_i`.
     ///   The engine then does `parents[i].grad += d[i] * out.grad` for every `i` (so a
     ///   parent given twice, `&[&x, &x]`, gets both contributions, as in Python).
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// // Python (lecture):  t = math.tanh(x); out = Value(t, (self,), 'tanh')
+    /// //                    def _backward(): self.grad += (1 - t**2) * out.grad
+    /// let n = Value::new(0.8814).with_label("n");
+    /// let o = Value::custom(
+    ///     "tanh",                                   // op name
+    ///     &[&n],                                    // parents, any number
+    ///     |p: &[f64]| p[0].tanh(),                  // forward: parents' data -> data
+    ///     |_p: &[f64], out: f64, d: &mut [f64]| {   // d out / d parent_i
+    ///         d[0] = 1.0 - out * out;
+    ///     },
+    /// );
+    /// o.backward();
+    /// assert_eq!(o.op(), "tanh");
+    /// assert_eq!(o.data(), 0.8814f64.tanh());
+    /// assert_eq!(n.grad(), 1.0 - o.data() * o.data());
+    /// ```
     ///
     /// The closures must compute from their arguments alone: a compiled
     /// [`Tape`](crate::tape::Tape) calls them again on new leaf data, and gives the
@@ -130,43 +150,6 @@ impl Value {
     /// that you catch (`std::panic::catch_unwind`) stops that backward pass where it
     /// was and leaves the graph usable: the gradients added so far stay, and a later
     /// `backward()` through the same nodes runs every rule.
-    ///
-    /// ```
-    /// use micrograd::Value;
-    /// // Python (lecture):  t = math.tanh(x); out = Value(t, (self,), 'tanh')
-    /// //                    def _backward(): self.grad += (1 - t**2) * out.grad
-    /// let n = Value::new(0.8814).with_label("n");
-    /// let o = Value::custom(
-    ///     "tanh",                                   // op name
-    ///     &[&n],                                    // parents, any number
-    ///     |p: &[f64]| p[0].tanh(),                  // forward: parents' data -> data
-    ///     |_p: &[f64], out: f64, d: &mut [f64]| {   // d out / d parent_i
-    ///         d[0] = 1.0 - out * out;
-    ///     },
-    /// );
-    /// o.backward();
-    /// assert_eq!(o.op(), "tanh");
-    /// assert_eq!(o.data(), 0.8814f64.tanh());
-    /// assert_eq!(n.grad(), 1.0 - o.data() * o.data());
-    /// ```
-    ///
-    /// Two parents: `x * y + x`, with d/dx = y + 1 and d/dy = x.
-    ///
-    /// ```
-    /// use micrograd::Value;
-    /// let (x, y) = (Value::new(3.0), Value::new(4.0));
-    /// let f = Value::custom(
-    ///     "xy+x",
-    ///     &[&x, &y],
-    ///     |p| p[0] * p[1] + p[0],
-    ///     |p, _out, d| {
-    ///         d[0] = p[1] + 1.0;
-    ///         d[1] = p[0];
-    ///     },
-    /// );
-    /// f.backward();
-    /// assert_eq!((f.data(), x.grad(), y.grad()), (15.0, 5.0, 3.0));
-    /// ```
     #[must_use = "an op returns a new Value and leaves its parents unchanged"]
     pub fn custom<F, G>(op: &'static str, parents: &[&Value], forward: F, local_grads: G) -> Value
     where
@@ -180,7 +163,6 @@ impl Value {
         };
         let inputs: Vec<f64> = parents.iter().map(|p| p.data()).collect();
         let data = custom.forward(&inputs);
-        let requires_grad = parents.iter().any(|p| p.node().passes_grad());
         let parents = match parents {
             [] => panic!(
                 "Value::custom(\"{op}\", ..) has no parents: an op of nothing is a constant; \
@@ -190,17 +172,7 @@ impl Value {
             [a, b] => Parents::Two([Value::clone(a), Value::clone(b)]),
             _ => Parents::Many(parents.iter().map(|&p| p.clone()).collect()),
         };
-        Value::from_node(Node {
-            data,
-            grad: 0.0,
-            parents: std::mem::ManuallyDrop::new(parents),
-            op: Op::Custom,
-            visited: false,
-            hidden: false,
-            requires_grad,
-            backward: Some(Box::new(custom)),
-            extra: None,
-        })
+        Value::from_op(data, Op::Custom, parents, NO_CONSTS, Box::new(custom))
     }
 }
 

@@ -18,39 +18,20 @@
 //!
 //! ```
 //! use micrograd::Value;
-//! let a = Value::new(3.0);
-//! let b = Value::new(2.0);
-//! let y = &a + &b;          // d/da = 1, d/db = 1
-//! y.backward();
-//! assert_eq!((y.data(), a.grad(), b.grad()), (5.0, 1.0, 1.0));
-//! ```
-//! ```
-//! # use micrograd::Value;
+//! let grads = |y: &Value, a: &Value, b: &Value| {
+//!     y.backward();
+//!     (y.data(), a.grad(), b.grad())
+//! };
 //! let (a, b) = (Value::new(3.0), Value::new(2.0));
-//! let y = &a - &b;          // d/da = 1, d/db = -1
-//! y.backward();
-//! assert_eq!((y.data(), a.grad(), b.grad()), (1.0, 1.0, -1.0));
-//! ```
-//! ```
-//! # use micrograd::Value;
+//! assert_eq!(grads(&(&a + &b), &a, &b), (5.0, 1.0, 1.0));      // d/da = 1, d/db = 1
 //! let (a, b) = (Value::new(3.0), Value::new(2.0));
-//! let y = &a * &b;          // d/da = b, d/db = a
-//! y.backward();
-//! assert_eq!((y.data(), a.grad(), b.grad()), (6.0, 2.0, 3.0));
-//! ```
-//! ```
-//! # use micrograd::Value;
+//! assert_eq!(grads(&(&a - &b), &a, &b), (1.0, 1.0, -1.0));     // d/da = 1, d/db = -1
 //! let (a, b) = (Value::new(3.0), Value::new(2.0));
-//! let y = &a / &b;          // d/da = 1/b, d/db = -a/b²
-//! y.backward();
-//! assert_eq!((y.data(), a.grad(), b.grad()), (1.5, 0.5, -0.75));
-//! ```
-//! ```
-//! # use micrograd::Value;
-//! let a = Value::new(3.0);
-//! let y = -&a;              // d/da = -1
-//! y.backward();
-//! assert_eq!((y.data(), a.grad()), (-3.0, -1.0));
+//! assert_eq!(grads(&(&a * &b), &a, &b), (6.0, 2.0, 3.0));      // d/da = b, d/db = a
+//! let (a, b) = (Value::new(3.0), Value::new(2.0));
+//! assert_eq!(grads(&(&a / &b), &a, &b), (1.5, 0.5, -0.75));    // d/da = 1/b, d/db = -a/b²
+//! let (a, b) = (Value::new(3.0), Value::new(2.0));
+//! assert_eq!(grads(&-&a, &a, &b), (-3.0, -1.0, 0.0));          // d/da = -1
 //! ```
 //! `f64` on either side, and the assigning forms (which rebind the handle to a new
 //! node, as Python's `a += b` rebinds the name):
