@@ -112,3 +112,37 @@ impl Arity {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Code;
+    use crate::program::compile::code;
+    use crate::Value;
+
+    // The tape finds an engine op's code from the rule its node's closure carries, by
+    // the op's name: every engine op's node has its own code, so the tape's loops call
+    // its rule directly (an op without one would go through the rule's pointers).
+    #[test]
+    fn every_engine_op_is_found_by_its_code() {
+        let (x, y) = (Value::new(0.5), Value::new(2.0));
+        let nodes = [
+            (-&x, Code::Neg),
+            (x.relu(), Code::Relu),
+            (x.tanh(), Code::Tanh),
+            (x.sigmoid(), Code::Sigmoid),
+            (x.exp(), Code::Exp),
+            (x.powf(3.0), Code::Powf),
+            (&x + &y, Code::Add),
+            (&x - &y, Code::Sub),
+            (&x * &y, Code::Mul),
+            (&x / &y, Code::Div),
+        ];
+        assert_eq!(nodes.len(), Code::ALL.len());
+        for (node, expected) in nodes {
+            assert_eq!(code(&node.node()), Some(expected), "{}", node.op());
+            assert_eq!(Code::of(expected.rule()), Some(expected));
+        }
+        // An op of `src/ops/` has no code: its rule is called through its pointers.
+        assert_eq!(code(&x.atan().node()), None);
+    }
+}
