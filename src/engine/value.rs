@@ -131,10 +131,10 @@ impl Node {
     /// The op's name as [`Value::op`] shows it: Python's `_op` string, or the name
     /// given to [`Value::custom`].
     pub(crate) fn op_name(&self) -> &'static str {
-        match (self.op, self.custom(), self.rule()) {
-            (Op::Custom, Some(custom), _) => custom.name,
-            (Op::Rule, _, Some(rule)) => rule.name(),
-            (op, _, _) => op.symbol(),
+        match self.op {
+            Op::Custom => self.custom().map_or(Op::Custom.symbol(), |c| c.name),
+            Op::Rule => self.rule().map_or(Op::Rule.symbol(), Rule::name),
+            op => op.symbol(),
         }
     }
 }

@@ -7,8 +7,10 @@
 use crate::engine::activations::{RELU, SIGMOID, TANH};
 use crate::engine::arithmetic::{ADD, DIV, MUL, NEG, SUB};
 use crate::engine::functions::EXP;
+use crate::engine::op::Op;
 use crate::engine::powers::POWF;
 use crate::engine::rules::{Consts, Rule};
+use crate::engine::value::Node;
 
 /// Writes the enum [`Code`] and its [`Code::of`], [`Code::forward`],
 /// [`Code::local_grads`] and [`Code::rule`] from the list of the engine's one-parent and
@@ -103,11 +105,11 @@ pub(crate) enum Arity {
 impl Arity {
     /// How many parents a node of this op has: its rule's, or for an op without one
     /// (a leaf, a sum, a custom op, a neuron node), none or many.
-    pub(crate) fn of(node: &crate::engine::value::Node) -> Arity {
+    pub(crate) fn of(node: &Node) -> Arity {
         match (node.rule(), node.op) {
             (Some(Rule::One(_)), _) => Arity::One,
             (Some(Rule::Two(_)), _) => Arity::Two,
-            (None, crate::engine::op::Op::Leaf) => Arity::Zero,
+            (None, Op::Leaf) => Arity::Zero,
             (None, _) => Arity::Many,
         }
     }

@@ -13,7 +13,7 @@ use super::code::{Arity, Code};
 use super::{ConstantTarget, Program, Run, Step};
 use crate::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
-use crate::engine::rules::NO_CONSTS;
+use crate::engine::rules::{Rule, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
@@ -495,10 +495,13 @@ impl Program {
     /// (added the first time).
     fn op_step(&mut self, node: &Node) -> Step {
         let rule = node.rule().expect("a one- or two-parent node has its rule");
-        match (Code::of(rule), Arity::of(node)) {
-            (Some(code), Arity::One) => return Step::Unary(code),
-            (Some(code), _) => return Step::Binary(code),
-            (None, _) => {}
+        let one = matches!(rule, Rule::One(_));
+        if let Some(code) = Code::of(rule) {
+            return if one {
+                Step::Unary(code)
+            } else {
+                Step::Binary(code)
+            };
         }
         let r = match self.rules.iter().position(|&known| known == rule) {
             Some(r) => r,
@@ -507,9 +510,10 @@ impl Program {
                 self.rules.len() - 1
             }
         } as u32;
-        match Arity::of(node) {
-            Arity::One => Step::UnaryRule(r),
-            _ => Step::BinaryRule(r),
+        if one {
+            Step::UnaryRule(r)
+        } else {
+            Step::BinaryRule(r)
         }
     }
 
