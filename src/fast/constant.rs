@@ -76,7 +76,7 @@ impl<N: Named + 'static> Backward for ConstantRule<N> {
             return None;
         };
         let leaf = Value::hidden_constant(*c);
-        leaf.set_grad(constant_grad(out));
+        leaf.set_grad(constant_grad(out, rule_of::<N>()));
         let parents = match side {
             Side::Left => Parents::Two([leaf, x.clone()]),
             Side::Right => Parents::Two([x.clone(), leaf]),
@@ -114,28 +114,19 @@ impl Side {
     }
 }
 
-/// `(d out / d x, d out / d c)` of the [`Parents::Constant`] node `out`, and whether its
-/// rule has run.
-fn local_grads(out: &Node) -> (f64, f64, bool) {
+/// The gradient Python's leaf for the constant would have, for the node `out` of the
+/// op `rule`: 0 until the node's rule runs, then `0 + d out / d c * out.grad` from the
+/// node as it is now (after one `backward()`, Python's number; see
+/// `docs/python-to-rust.md` for after two).
+fn constant_grad(out: &Node, rule: &Rule2) -> f64 {
     let Parents::Constant([x], c, side, ran) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
-    let (a, b) = side.operands(x.data(), *c);
-    let Some(Rule::Two(rule)) = out.rule() else {
-        unreachable!("a constant node's op has two operands")
-    };
-    let (dx, dc) = side.split((rule.local_grads)(a, b, out.data));
-    (dx, dc, ran.get())
-}
-
-/// The gradient Python's leaf for the constant would have: 0 until the node's rule
-/// runs, then `0 + d out / d c * out.grad` from the node as it is now (after one
-/// `backward()`, Python's number; see `docs/python-to-rust.md` for after two).
-fn constant_grad(out: &Node) -> f64 {
-    let (_, dc, ran) = local_grads(out);
-    if !ran {
+    if !ran.get() {
         return 0.0;
     }
+    let (a, b) = side.operands(x.data(), *c);
+    let (_, dc) = side.split((rule.local_grads)(a, b, out.data));
     0.0 + dc * out.grad
 }
 

@@ -106,12 +106,7 @@ fn rule(out: &Node) {
     let Op::Neuron(act) = out.op else {
         unreachable!("a neuron node's op is Op::Neuron")
     };
-    // The sum's grad: `0.0 + f'(s) * out.grad`, as the activation's rule leaves it on
-    // the sum node (or the node's own grad without an activation).
-    let g = match act.rule() {
-        Some(Rule::One(rule)) => 0.0 + (rule.local_grad)(0.0, out.data, NO_CONSTS) * out.grad,
-        _ => out.grad,
-    };
+    let g = sum_grad(act, out);
     let Parents::Neuron(params, inputs) = &*out.parents else {
         unreachable!("a neuron node keeps its shared lists")
     };
@@ -120,6 +115,16 @@ fn rule(out: &Node) {
         params.bias(),
         params.weights().iter().zip(&inputs.values),
     );
+}
+
+/// The grad of a neuron node's sum in Python's graph: `0.0 + f'(s) * out.grad`, as the
+/// activation's rule leaves it on the sum node (or the node's own grad without an
+/// activation). Read by the node's rule and by its drawing as Python's nodes.
+pub(crate) fn sum_grad(act: Act, out: &Node) -> f64 {
+    match act.rule() {
+        Some(Rule::One(rule)) => 0.0 + (rule.local_grad)(0.0, out.data, NO_CONSTS) * out.grad,
+        _ => out.grad,
+    }
 }
 
 /// `b + w0·x0 + w1·x1 + ...`, the data read as `data()` reads it (`LIVE`: whether a

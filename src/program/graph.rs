@@ -104,8 +104,8 @@ impl Program {
         nodes
     }
 
-    /// The [`Value::neuron`] node (`Value::neuron_node`, as it makes it) of the program's neuron with terms `runs` (`[b, one]`,
-    /// then `[wi, xi]`) and step `step`.
+    /// The [`Value::neuron`] node (`Value::neuron_node`, as it makes it) of the
+    /// program's neuron with terms `runs` (`[b, one]`, then `[wi, xi]`) and step `step`.
     fn neuron(&self, nodes: &[Value], runs: &[Run], step: Step) -> Value {
         let mut pairs = runs.iter().flat_map(|r| r.xs().zip(r.ys()));
         let (b, _) = pairs.next().expect("a neuron has its bias term");

@@ -4,7 +4,6 @@ use std::fmt::Write;
 
 use crate::address::{AddressMap, AddressSet};
 use crate::engine::op::{Act, Op};
-use crate::engine::rules::{Rule, NO_CONSTS};
 use crate::engine::value::{Node, Value};
 
 /// Which way a drawing's arrows run (Graphviz's `rankdir`), as `draw_dot`'s
@@ -170,10 +169,7 @@ fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(
     let [b, wx @ ..] = &*parents else {
         unreachable!("a neuron node has its bias")
     };
-    let g = match act.rule() {
-        Some(Rule::One(f)) => 0.0 + (f.local_grad)(0.0, node.data, NO_CONSTS) * node.grad,
-        _ => node.grad,
-    };
+    let g = crate::fast::sum_grad(act, node);
     let record = |out: &mut String, name: &str, data: f64| {
         let _ = writeln!(
             out,
