@@ -17,7 +17,7 @@ pub(crate) trait CWriter {
 /// The small C functions that some ops' C calls, each the C of a Rust function here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum CFunction {
-    /// `sigmoid`, `softplus`'s derivative (`src/engine/activations.rs`: `logistic`).
+    /// `sigmoid`, `softplus`'s derivative (`src/ops/activations.rs`: `logistic`).
     Logistic,
     /// `powi` (Rust's `f64::powi`).
     Powi,

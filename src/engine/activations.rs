@@ -1,12 +1,13 @@
-//! The activations a neuron takes: `relu` (micrograd's), `tanh` (the lecture's),
-//! `sigmoid`. Each method is followed by its rule (its forward value and, right under
-//! it, its local derivative) and the type that names it. `leaky_relu` and `softplus` are in `src/ops/activations.rs`.
+//! The activations: `relu` (micrograd's) and `tanh` (the lecture's). Each method is
+//! followed by its rule (its forward value and, right under it, its local derivative)
+//! and the type that names it. `sigmoid`, `leaky_relu` and `softplus` are in
+//! `src/ops/activations.rs`.
 
 use super::ops::Named;
 use super::rules::{Rule, Rule1, NO_CONSTS};
 use super::value::{Node, Value};
-use crate::forms::PythonSource::{Engine, Lecture, NotInMicrograd};
-use crate::forms::{CFunction, RuleText, UNARY};
+use crate::forms::PythonSource::{Engine, Lecture};
+use crate::forms::{RuleText, UNARY};
 
 impl Value {
     /// `max(0, x)`, Python's `relu()`.
@@ -107,60 +108,4 @@ pub(crate) struct Tanh;
 
 impl Named for Tanh {
     const RULE: Rule = Rule::One(&TANH);
-}
-
-impl Value {
-    /// The logistic function 1 / (1 + e⁻ˣ), computed without overflow for large |x|.
-    /// Python micrograd has no such op.
-    ///
-    /// Derivative: σ(x)·(1 - σ(x)).
-    ///
-    /// ```
-    /// let x = micrograd::Value::new(0.0);
-    /// let y = x.sigmoid();
-    /// y.backward();
-    /// assert_eq!((y.data(), x.grad()), (0.5, 0.25));
-    /// ```
-    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
-    pub fn sigmoid(&self) -> Value {
-        let out = (SIGMOID.forward)(self.data(), NO_CONSTS);
-        let backward = |out: &Node| {
-            let x = out.x();
-            let dx = (SIGMOID.local_grad)(x.data(), out.data, NO_CONSTS);
-            x.add_grad(dx * out.grad);
-        };
-        self.unary::<Sigmoid>(out, NO_CONSTS, backward)
-    }
-}
-
-/// `sigmoid`.
-pub(crate) const SIGMOID: Rule1 = Rule1 {
-    name: "sigmoid",
-    method: |x, _| x.sigmoid(),
-    forward: |x, _| logistic(x),
-    local_grad: |_x, out, _| out * (1.0 - out),
-    c_forward: |w, a, _| w.c_function(CFunction::Logistic, format!("logistic({a})")),
-    c_local_grad: |w, _a, out, _| format!("{out} * ({one} - {out})", one = w.num(1.0)),
-    text: RuleText {
-        source: NotInMicrograd,
-        python: &["self.grad += out.data * (1 - out.data) * out.grad"],
-        rust: &["local_grad: |_x, out, _| out * (1.0 - out),", UNARY],
-    },
-};
-
-/// Names `sigmoid`'s closure (see `Named`).
-pub(crate) struct Sigmoid;
-
-impl Named for Sigmoid {
-    const RULE: Rule = Rule::One(&SIGMOID);
-}
-
-/// 1 / (1 + e⁻ˣ) in two branches, so that e^(-x) never overflows.
-pub(crate) fn logistic(x: f64) -> f64 {
-    if x >= 0.0 {
-        1.0 / (1.0 + (-x).exp())
-    } else {
-        let e = x.exp();
-        e / (1.0 + e)
-    }
 }

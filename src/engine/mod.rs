@@ -16,7 +16,7 @@
 //! | `op.rs` | the kind of op that made a node, as a one-byte code (`Op`), and a neuron node's activation (`Act`) | `_op` |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
 //! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) and the type that names it | `__add__`, `__mul__`, `__neg__`, ... |
-//! | `activations.rs` | `relu`, `tanh`, `sigmoid`, each with its rule | `relu()`, the lecture's `tanh()` |
+//! | `activations.rs` | `relu`, `tanh`, each with its rule | `relu()`, the lecture's `tanh()` |
 //! | `functions.rs` | `exp` with its rule | the lecture's `exp()` |
 //! | `powers.rs` | `powf` with its rule | `__pow__` |
 //! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure, the closure's type, the op's name); `Sum`, `Product` | `Value(data, children, op)` |

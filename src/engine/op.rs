@@ -2,8 +2,6 @@
 //! n-ary sum, a custom op, an op with a rule (every one- and two-parent op, whose name
 //! its rule gives), or a neuron node with its activation.
 
-use super::rules::Rule;
-
 /// Which operation produced a [`Value`](crate::Value); [`Value::op`](crate::Value::op)
 /// shows it as Python's `_op` string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,19 +49,6 @@ pub(crate) enum Act {
 }
 
 impl Act {
-    /// The one-parent op of the activation (`None` for `Linear`). (Always inlined: a
-    /// neuron's rule then calls the activation's functions directly.)
-    #[inline(always)]
-    pub(crate) fn rule(self) -> Option<Rule> {
-        use super::activations::{RELU, SIGMOID, TANH};
-        match self {
-            Act::Linear => None,
-            Act::Relu => Some(Rule::One(&RELU)),
-            Act::Tanh => Some(Rule::One(&TANH)),
-            Act::Sigmoid => Some(Rule::One(&SIGMOID)),
-        }
-    }
-
     /// A neuron node's `_op` string: `"neuron"`, `"relu neuron"`, ...
     pub(crate) fn symbol(self) -> &'static str {
         match self {

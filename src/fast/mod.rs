@@ -23,7 +23,7 @@ use crate::Value;
 mod constant;
 mod neuron;
 
-pub(crate) use neuron::{is_neuron_activation, sum_grad};
+pub(crate) use neuron::{activation_rule, is_neuron_activation, sum_grad};
 #[cfg(test)]
 mod tests;
 

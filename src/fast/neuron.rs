@@ -56,11 +56,11 @@ impl Value {
         };
         // An overflowed sum stays a node of its own, so that `try_backward` reports it
         // as it would in Python's graph (`tanh(inf)` is 1 and would hide it).
-        let separate = act.rule().filter(|_| !sum.is_finite());
+        let separate = activation_rule(act).filter(|_| !sum.is_finite());
         if separate.is_some() {
             act = Act::Linear;
         }
-        let data = match act.rule() {
+        let data = match activation_rule(act) {
             Some(Rule::One(rule)) => (rule.forward)(sum, NO_CONSTS),
             _ => sum,
         };
@@ -73,6 +73,20 @@ impl Value {
         let activation = rule.apply1(&out, NO_CONSTS);
         activation.mark(NeuronActivation);
         Ok(activation)
+    }
+}
+
+/// The one-parent op of a neuron node's activation (`None` for `Linear`). (Always
+/// inlined: a neuron's rule then calls the activation's functions directly.)
+#[inline(always)]
+pub(crate) fn activation_rule(act: Act) -> Option<Rule> {
+    use crate::engine::activations::{RELU, TANH};
+    use crate::ops::activations::SIGMOID;
+    match act {
+        Act::Linear => None,
+        Act::Relu => Some(Rule::One(&RELU)),
+        Act::Tanh => Some(Rule::One(&TANH)),
+        Act::Sigmoid => Some(Rule::One(&SIGMOID)),
     }
 }
 
@@ -121,7 +135,7 @@ fn rule(out: &Node) {
 /// activation's rule leaves it on the sum node (or the node's own grad without an
 /// activation). Read by the node's rule and by its drawing as Python's nodes.
 pub(crate) fn sum_grad(act: Act, out: &Node) -> f64 {
-    match act.rule() {
+    match activation_rule(act) {
         Some(Rule::One(rule)) => 0.0 + (rule.local_grad)(0.0, out.data, NO_CONSTS) * out.grad,
         _ => out.grad,
     }

@@ -1,12 +1,67 @@
-//! Further activations: `leaky_relu` and `softplus`. Each method is followed by its
+//! Further activations: `sigmoid`, `leaky_relu` and `softplus`. Each method is followed by its
 //! rule: its forward value and, right under it, its local derivative.
 
-use crate::engine::activations::logistic;
 use crate::engine::ops::Named;
 use crate::engine::rules::{Rule, Rule1, NO_CONSTS};
 use crate::engine::value::{Node, Value};
 use crate::forms::PythonSource::NotInMicrograd;
 use crate::forms::{CFunction, RuleText, UNARY};
+
+impl Value {
+    /// The logistic function 1 / (1 + e⁻ˣ), computed without overflow for large |x|.
+    /// Python micrograd has no such op.
+    ///
+    /// Derivative: σ(x)·(1 - σ(x)).
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(0.0);
+    /// let y = x.sigmoid();
+    /// y.backward();
+    /// assert_eq!((y.data(), x.grad()), (0.5, 0.25));
+    /// ```
+    #[must_use = "an op returns a new Value and leaves `self` unchanged"]
+    pub fn sigmoid(&self) -> Value {
+        let out = (SIGMOID.forward)(self.data(), NO_CONSTS);
+        let backward = |out: &Node| {
+            let x = out.x();
+            let dx = (SIGMOID.local_grad)(x.data(), out.data, NO_CONSTS);
+            x.add_grad(dx * out.grad);
+        };
+        self.unary::<Sigmoid>(out, NO_CONSTS, backward)
+    }
+}
+
+/// `sigmoid`.
+pub(crate) const SIGMOID: Rule1 = Rule1 {
+    name: "sigmoid",
+    method: |x, _| x.sigmoid(),
+    forward: |x, _| logistic(x),
+    local_grad: |_x, out, _| out * (1.0 - out),
+    c_forward: |w, a, _| w.c_function(CFunction::Logistic, format!("logistic({a})")),
+    c_local_grad: |w, _a, out, _| format!("{out} * ({one} - {out})", one = w.num(1.0)),
+    text: RuleText {
+        source: NotInMicrograd,
+        python: &["self.grad += out.data * (1 - out.data) * out.grad"],
+        rust: &["local_grad: |_x, out, _| out * (1.0 - out),", UNARY],
+    },
+};
+
+/// Names `sigmoid`'s closure (see `Named`).
+struct Sigmoid;
+
+impl Named for Sigmoid {
+    const RULE: Rule = Rule::One(&SIGMOID);
+}
+
+/// 1 / (1 + e⁻ˣ) in two branches, so that e^(-x) never overflows.
+pub(crate) fn logistic(x: f64) -> f64 {
+    if x >= 0.0 {
+        1.0 / (1.0 + (-x).exp())
+    } else {
+        let e = x.exp();
+        e / (1.0 + e)
+    }
+}
 
 impl Value {
     /// `x` where x > 0, else `slope * x`. Python micrograd has no such op.

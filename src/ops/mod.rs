@@ -1,11 +1,11 @@
-//! The further ops, beyond micrograd's and the lecture's: `leaky_relu`, `softplus`,
+//! The further ops, beyond micrograd's and the lecture's: `sigmoid`, `leaky_relu`, `softplus`,
 //! `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan`, `powi`, `pow`, `abs`, `clamp`, `max`,
 //! `min`. They are methods of [`Value`](crate::Value) like `+` and `tanh`, written the
 //! same way, on top of the engine.
 //!
 //! | file | ops |
 //! |------|-----|
-//! | `activations.rs` | `leaky_relu`, `softplus` |
+//! | `activations.rs` | `sigmoid`, `leaky_relu`, `softplus` |
 //! | `functions.rs` | `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan` |
 //! | `powers.rs` | `powi`, `pow` (a `Value` exponent) |
 //! | `piecewise.rs` | `abs`, `clamp`, `max`, `min` |
@@ -58,11 +58,11 @@
 //! `tests/13_more_ops.rs`), the tape against the graph bit for bit (the same file), and
 //! the C against the tape bit for bit (`tests/32_codegen.rs`'s list of every op).
 //!
-//! The engine's own ops (`+ - * /`, `powf`, `relu`, `tanh`, `sigmoid`, `exp`) are
-//! written the same way in `src/engine/`. The tape knows them by a one-byte code of its
+//! The engine's own ops (`+ - * /`, `powf`, `relu`, `tanh`, `exp`) are written the
+//! same way in `src/engine/`. The tape knows them, and `sigmoid`, by a one-byte code of its
 //! own (`src/program/code.rs`), so that its inner loops call their rules directly.
 
-mod activations;
+pub(crate) mod activations;
 mod functions;
 mod piecewise;
 mod powers;

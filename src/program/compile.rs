@@ -351,7 +351,7 @@ fn fused_nodes(order: &[Value], uses: &AddressMap<u32>) -> AddressSet {
 
 /// The code of a neuron's activation (not `Linear`).
 fn neuron_code(act: Act) -> Code {
-    act.rule()
+    crate::fast::activation_rule(act)
         .and_then(Code::of)
         .expect("an activation is one of the engine's ops")
 }

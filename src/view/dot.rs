@@ -207,7 +207,7 @@ fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(
         op(out, &s, "+", &[&prev, &product]);
         prev = s;
     }
-    match act.rule() {
+    match crate::fast::activation_rule(act) {
         Some(f) => op(out, &format!("n{i}"), f.name(), &[&prev]),
         // (No inputs: Python's `sum([], b)` is `b` itself.)
         None if n == 0 => op(out, &format!("n{i}"), "+", &[&prev]),
