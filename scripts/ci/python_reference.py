@@ -70,7 +70,7 @@ o = tanh(n)
 o.backward()
 show("lecture_neuron", o.data, n.grad, x1.grad, w1.grad, x2.grad, w2.grad)
 
-# repr() on exact ties, for Value's Debug (src/engine/repr.rs; tests/05_python_crosscheck.rs).
+# repr() on exact ties, for Value's Debug (src/repr.rs; tests/05_python_crosscheck.rs).
 # Each float below lies exactly halfway between the two shortest decimals that read back
 # as it; repr picks the even one (David Gay's dtoa), where the shortest-digits algorithm
 # of Rust's `{:e}` picks the upper one. The first was met in a test; the others are every tie

@@ -4,29 +4,40 @@
 //! builds a graph on the fly; [`Value::backward`] walks it in reverse and fills in every
 //! node's gradient by the chain rule.
 //!
-//! A learner who knows `engine.py` reads the core in this order: [`Value`] and its
-//! `Node` (`value.rs`); `+` and `*` (`arithmetic.rs`, with the shape every op's rule
-//! shares in `ops.rs`); `**` (`powers.rs`); `relu` and `tanh` (`activations.rs`); `exp`
-//! (`functions.rs`); [`Value::backward`] (`backward.rs`); and freeing a graph without
-//! recursion (`drop.rs`). The rest are further ops and tools:
+//! # The learner's path
+//!
+//! A learner who knows `engine.py` reads these files, in this order:
 //!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
-//! | `value.rs` | `Value`, `Node`, constructors and accessors | `class Value`, `__init__`, `__repr__` |
-//! | `op.rs` | the kind of op that made a node, as a one-byte code (`Op`), and a neuron node's activation (`Act`) | `_op` |
-//! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
-//! | `arithmetic.rs` | `+ - * /`, negation: each op's method (`out`, then its backward closure), then its rule (forward value, local derivatives, C, text) and the type that names it | `__add__`, `__mul__`, `__neg__`, ... |
-//! | `activations.rs` | `relu`, `tanh`, each with its rule | `relu()`, the lecture's `tanh()` |
-//! | `functions.rs` | `exp` with its rule | the lecture's `exp()` |
-//! | `powers.rs` | `powf` with its rule | `__pow__` |
-//! | `ops.rs` | what the ops' methods share (making the node, its parents in the closure, the closure's type, the op's name); `Sum`, `Product` | `Value(data, children, op)` |
-//! | `rules.rs` | what a rule is: an op's numbers, C and text | |
-//! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__sub__`, `__truediv__`, ... |
-//! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`) | `Neuron.__call__` |
-//! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
-//! | `backward.rs` | `backward()` (`build_topo`, then each rule in reverse), `topo()`, one node's `backward_step()`, anomaly detection | `backward()`, `build_topo`, `_backward()` |
-//! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
+//! | `value.rs` | [`Value`] and its `Node`: data, grad, parents, op, closure; `Value::new`, `data()`, `grad()` | `class Value`, `__init__`, `__repr__` |
+//! | `ops.rs` | what every op's method shares: making its node, finding its parents in the closure | `Value(data, children, op)`, `self`, `other` |
+//! | `rules.rs` | what an op's rule holds: its forward value and local derivative (and its C and text) | |
+//! | `arithmetic.rs` | `+` and `*`: each op's method (`out`, then its backward closure), its rule, the type that names it | `__add__`, `__mul__` |
+//! | `powers.rs` | `powf` | `__pow__` |
+//! | `activations.rs` | `relu`, `tanh` | `relu()`, the lecture's `tanh()` |
+//! | `functions.rs` | `exp` | the lecture's `exp()` |
+//! | `backward.rs` | [`Value::backward`]: `build_topo` with a stack of its own, then each closure in reverse | `backward()`, `build_topo` |
 //! | `drop.rs` | freeing a graph without recursion | the garbage collector |
+//!
+//! # The rest of the engine
+//!
+//! | file | what it holds | Python |
+//! |------|---------------|--------|
+//! | `composed.rs` | `-`, `/`, negation, each one node with its own rule | `__neg__`, `__sub__`, `__truediv__` |
+//! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rsub__`, `__rtruediv__`, ... |
+//! | `sum.rs` | `Sum` (one n-ary node) and `Product` | `sum()`, `math.prod()` |
+//! | `op.rs` | the kind of op that made a node (`Op`), and a neuron node's activation (`Act`) | `_op` |
+//! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
+//! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`) | `Neuron.__call__` |
+//! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq` | `v._op`, `v._prev`, `id(v)`, `a is b` |
+//! | `write.rs` | `set_data`, `set_grad`, `zero_grad` | `p.data = ...`, `p.grad = 0` |
+//! | `label.rs` | labels | the lecture's `e.label = 'e'` |
+//! | `no_grad.rs` | values that need no gradient | PyTorch's `requires_grad=False` |
+//! | `topo.rs` | `topo()`, one node's `backward_step()`, `zero_grad_graph()` | the lecture's backpropagation by hand |
+//! | `anomaly.rs` | [`Value::try_backward`]: NaN and infinities reported | |
+//! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
+//! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
 //!
 //! Pictures of a graph (Graphviz DOT, SVG, the backward-pass stepper) are in
 //! [`crate::view`]; nothing here depends on them.
@@ -52,20 +63,28 @@
 //! ```
 
 pub(crate) mod activations;
+mod anomaly;
 pub(crate) mod arithmetic;
 mod backward;
+pub(crate) mod composed;
 pub(crate) mod custom;
 mod drop;
 pub(crate) mod functions;
 mod gradcheck;
+mod inspect;
+mod label;
 pub(crate) mod neuron;
+mod no_grad;
 pub(crate) mod op;
 mod operators;
 pub(crate) mod ops;
 pub(crate) mod parents;
 pub(crate) mod powers;
 pub(crate) mod rules;
+mod sum;
+mod topo;
 pub(crate) mod value;
+mod write;
 
 pub use gradcheck::{check_gradients, GradientCheck, LeafCheck};
 pub use value::Value;

@@ -4,18 +4,15 @@
 //! `_prev`, `_op`). Here they live in a [`Node`] behind `Rc<RefCell<..>>`, and
 //! [`Value`] is a cheap, clonable handle to it.
 
-use std::any::Any;
-use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
 use std::fmt;
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
-use super::custom::Custom;
 use super::op::Op;
 use super::ops::Backward;
 use super::parents::Parents;
-use super::rules::{Consts, Rule, NO_CONSTS};
+use super::rules::{Consts, NO_CONSTS};
 use crate::watch;
 
 /// A node's backward closure, boxed (Python's `_backward`): given the node itself (its
@@ -75,11 +72,6 @@ impl Node {
         }
     }
 
-    /// The op's constants ([`NO_CONSTS`] for ops without any).
-    pub(crate) fn consts(&self) -> Consts {
-        self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts)
-    }
-
     /// The parents, in the order the operation received them (for the ops' closures:
     /// not a neuron node, whose rule reads its shared lists; see
     /// [`parent_list`](Node::parent_list)).
@@ -87,55 +79,9 @@ impl Node {
         self.parents.as_slice()
     }
 
-    /// Every parent, in the order the operation received them, for a reader of the
-    /// graph: a neuron node's `[b, w0, x0, w1, x1, ...]` as a list of its own, made for
-    /// the reader (the node keeps its shared lists).
-    pub(crate) fn parent_list(&self) -> Cow<'_, [Value]> {
-        match &*self.parents {
-            Parents::Neuron(..) => Cow::Owned(self.parents.all().cloned().collect()),
-            parents => Cow::Borrowed(parents.as_slice()),
-        }
-    }
-
-    /// The label, if any.
-    pub(crate) fn label(&self) -> Option<&str> {
-        self.extra.as_ref().and_then(|e| e.label.as_deref())
-    }
-
-    /// Whether a node computed from this one needs a gradient because of it: it needs
-    /// one itself and is not a constant the engine made (whose gradient is computed, as
-    /// Python shows it, only when its consumer needs one anyway).
-    #[inline]
-    pub(crate) fn passes_grad(&self) -> bool {
-        self.requires_grad && !self.hidden
-    }
-
-    /// The closures of a [`Value::custom`] node (`None` for every other node): its
-    /// backward closure.
-    pub(crate) fn custom(&self) -> Option<&Custom> {
-        self.closure::<Custom>()
-    }
-
-    /// The node's closure, if it is a `T` (a [`Value::custom`] op's, a marked node's).
-    pub(crate) fn closure<T: Backward>(&self) -> Option<&T> {
-        let closure: &dyn Any = self.backward.as_deref()?;
-        closure.downcast_ref()
-    }
-
-    /// The rule of a one- or two-parent op, which its closure carries (`None` for
-    /// every other node).
-    pub(crate) fn rule(&self) -> Option<Rule> {
-        self.backward.as_ref().and_then(|b| b.rule())
-    }
-
-    /// The op's name as [`Value::op`] shows it: Python's `_op` string, or the name
-    /// given to [`Value::custom`].
-    pub(crate) fn op_name(&self) -> &'static str {
-        match self.op {
-            Op::Custom => self.custom().map_or(Op::Custom.symbol(), |c| c.name),
-            Op::Rule => self.rule().map_or(Op::Rule.symbol(), Rule::name),
-            op => op.symbol(),
-        }
+    /// The op's constants ([`NO_CONSTS`] for ops without any).
+    pub(crate) fn consts(&self) -> Consts {
+        self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts)
     }
 }
 
@@ -289,213 +235,6 @@ impl Value {
     #[inline]
     pub fn grad(&self) -> f64 {
         self.0.borrow().grad
-    }
-
-    /// Overwrites the data (Python's `p.data = ...`, e.g. a parameter update).
-    /// Nodes computed from this one are *not* recomputed: build the expression again (a
-    /// [`Tape`](crate::tape::Tape) compiled from them notices the write by itself and
-    /// reads the new data on its next run).
-    ///
-    /// ```
-    /// let w = micrograd::Value::new(1.0);
-    /// w.set_data(w.data() - 0.1 * 2.0);
-    /// assert_eq!(w.data(), 0.8);
-    /// ```
-    pub fn set_data(&self, data: f64) {
-        self.0.borrow_mut().data = data;
-        watch::count_data_write();
-    }
-
-    /// Overwrites this value's gradient (Python's `o.grad = 1.0`): how the lecture
-    /// seeds backpropagation by hand before calling
-    /// [`backward_step`](Value::backward_step) node by node.
-    ///
-    /// ```
-    /// let x = micrograd::Value::new(2.0);
-    /// x.set_grad(1.0);
-    /// assert_eq!(x.grad(), 1.0);
-    /// ```
-    #[inline]
-    pub fn set_grad(&self, grad: f64) {
-        self.0.borrow_mut().grad = grad;
-    }
-
-    /// Sets this value's gradient to 0 (Python's `p.grad = 0`).
-    ///
-    /// ```
-    /// let x = micrograd::Value::new(2.0);
-    /// (&x * 3.0).backward();
-    /// x.zero_grad();
-    /// assert_eq!(x.grad(), 0.0);
-    /// ```
-    #[inline]
-    pub fn zero_grad(&self) {
-        self.0.borrow_mut().grad = 0.0;
-    }
-
-    /// The operation that produced this value: `"+"`, `"*"`, `"relu"`, ...; `""` for a
-    /// leaf (Python's `._op`).
-    ///
-    /// ```
-    /// let a = micrograd::Value::new(1.0);
-    /// assert_eq!(a.op(), "");
-    /// assert_eq!((&a + 1.0).op(), "+");
-    /// assert_eq!(a.relu().op(), "relu");
-    /// ```
-    pub fn op(&self) -> &'static str {
-        self.0.borrow().op_name()
-    }
-
-    /// The label given by [`with_label`](Value::with_label) or
-    /// [`set_label`](Value::set_label), if any.
-    ///
-    /// ```
-    /// let a = micrograd::Value::new(1.0).with_label("a");
-    /// assert_eq!(a.label().as_deref(), Some("a"));
-    /// ```
-    pub fn label(&self) -> Option<String> {
-        self.0.borrow().label().map(str::to_owned)
-    }
-
-    /// Names this value (shown by [`to_dot`](Value::to_dot) and in errors) and returns
-    /// it, so it chains: `Value::new(2.0).with_label("x")`. To name a value you keep
-    /// using, as Python's `e.label = 'e'` does, call [`set_label`](Value::set_label).
-    ///
-    /// ```
-    /// let x = micrograd::Value::new(2.0).with_label("x");
-    /// let y = (&x * 2.0).with_label("y");
-    /// assert_eq!(y.label().as_deref(), Some("y"));
-    /// ```
-    pub fn with_label(self, label: impl Into<String>) -> Value {
-        self.set_label(label);
-        self
-    }
-
-    /// Names this value in place (Python's `e.label = 'e'`): shown by
-    /// [`to_dot`](Value::to_dot) and in errors. Every handle to the node sees the name.
-    ///
-    /// ```
-    /// use micrograd::Value;
-    /// let a = Value::new(2.0);
-    /// let e = &a * 3.0;
-    /// e.set_label("e");                // Python: e.label = 'e'
-    /// assert_eq!(e.label().as_deref(), Some("e"));
-    /// ```
-    pub fn set_label(&self, label: impl Into<String>) {
-        self.0
-            .borrow_mut()
-            .extra
-            .get_or_insert_with(Default::default)
-            .label = Some(label.into());
-        // (A new value, `Value::new(x).with_label(..)`, is on no tape yet.)
-        if Rc::strong_count(&self.0) > 1 {
-            watch::count_label_write();
-        }
-    }
-
-    /// Marks this leaf as needing no gradient (PyTorch's `requires_grad=False`): an
-    /// input, a target, a constant. [`backward`](Value::backward) then leaves its grad
-    /// at 0, and skips the rules of the nodes computed from such values alone (their
-    /// [`requires_grad`](Value::requires_grad) is false too), which saves the work of
-    /// gradients nobody reads. The values and every other gradient are unchanged, bit
-    /// for bit. [`MLP::forward_f64`](crate::nn::MLP::forward_f64) makes its inputs so.
-    ///
-    /// # Panics
-    ///
-    /// If `self` is not a leaf (a computed value needs a gradient exactly when one of
-    /// the values it was computed from does).
-    ///
-    /// ```
-    /// use micrograd::Value;
-    /// // PyTorch: x = torch.tensor(3.0)   (requires_grad=False); w = torch.tensor(2.0, requires_grad=True)
-    /// let x = Value::new(3.0).no_grad();
-    /// let w = Value::new(2.0);
-    /// let y = &w * &x;
-    /// y.backward();
-    /// assert_eq!((w.grad(), x.grad()), (3.0, 0.0));
-    /// assert!(!x.requires_grad() && w.requires_grad() && y.requires_grad());
-    /// assert!(!(&x * 2.0).requires_grad());
-    /// ```
-    pub fn no_grad(self) -> Value {
-        {
-            let mut node = self.0.borrow_mut();
-            assert!(
-                node.op == Op::Leaf,
-                "no_grad() on a value computed by `{}`: only a leaf (Value::new) can be \
-                 marked; a computed value needs a gradient exactly when one of its parents does",
-                node.op_name()
-            );
-            node.requires_grad = false;
-        }
-        // A leaf no one else holds (a new one, `Value::new(x).no_grad()`) is on no tape:
-        // no tape need look again.
-        if Rc::strong_count(&self.0) > 1 {
-            watch::count_grad_mark();
-        }
-        self
-    }
-
-    /// Whether [`backward`](Value::backward) computes this value's gradient: true for a
-    /// leaf unless made with [`no_grad`](Value::no_grad); for a computed value, whether
-    /// one of the values it was computed from needs one (PyTorch's `requires_grad`).
-    ///
-    /// ```
-    /// use micrograd::Value;
-    /// let (x, w) = (Value::new(1.0).no_grad(), Value::new(2.0));
-    /// assert!(!x.requires_grad() && !x.relu().requires_grad());
-    /// assert!((&x * &w).requires_grad());
-    /// ```
-    pub fn requires_grad(&self) -> bool {
-        self.0.borrow().requires_grad
-    }
-
-    /// The values this one was computed from, in the order the operation took them
-    /// (Python's `._prev`, which is a `set`; here `a * a` lists `a` twice).
-    ///
-    /// ```
-    /// use micrograd::Value;
-    /// let a = Value::new(2.0);
-    /// let b = Value::new(3.0);
-    /// let c = &a * &b;
-    /// let p = c.parents();
-    /// assert!(Value::ptr_eq(&p[0], &a) && Value::ptr_eq(&p[1], &b));
-    /// ```
-    pub fn parents(&self) -> Vec<Value> {
-        self.expand();
-        self.0.borrow().parent_list().into_owned()
-    }
-
-    /// A number naming this node while it lives (Python's `id(v)`): equal for every
-    /// handle to the same node, different for two nodes alive at once. It is the key
-    /// for a set of visited nodes, as Python's `visited = set()` in `build_topo` holds
-    /// `Value`s by identity. Once a node is freed, a new one may get its number.
-    ///
-    /// ```
-    /// use std::collections::HashSet;
-    /// use micrograd::Value;
-    /// let a = Value::new(1.0);
-    /// let b = &a + &a;
-    /// let mut visited = HashSet::new();
-    /// for v in b.parents() {
-    ///     visited.insert(v.id());            // a twice: one entry
-    /// }
-    /// assert_eq!(visited.len(), 1);
-    /// assert!(visited.contains(&a.id()) && a.id() != b.id());
-    /// ```
-    pub fn id(&self) -> usize {
-        self.address() as usize
-    }
-
-    /// Whether `a` and `b` are handles to the same node (Python's `a is b`).
-    ///
-    /// ```
-    /// use micrograd::Value;
-    /// let a = Value::new(1.0);
-    /// assert!(Value::ptr_eq(&a, &a.clone()));
-    /// assert!(!Value::ptr_eq(&a, &Value::new(1.0)));
-    /// ```
-    pub fn ptr_eq(a: &Value, b: &Value) -> bool {
-        Rc::ptr_eq(&a.0, &b.0)
     }
 }
 

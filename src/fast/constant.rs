@@ -16,7 +16,8 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
-use crate::engine::arithmetic::{Divide, Minus, Plus, Times};
+use crate::engine::arithmetic::{Plus, Times};
+use crate::engine::composed::{Divide, Minus};
 use crate::engine::op::Op;
 use crate::engine::ops::{Backward, Named};
 use crate::engine::parents::{Parents, Side};

@@ -5,7 +5,8 @@
 //! two engines give the same floating-point numbers.
 
 use crate::engine::activations::{RELU, TANH};
-use crate::engine::arithmetic::{ADD, DIV, MUL, NEG, SUB};
+use crate::engine::arithmetic::{ADD, MUL};
+use crate::engine::composed::{DIV, NEG, SUB};
 use crate::engine::functions::EXP;
 use crate::engine::op::Op;
 use crate::engine::powers::POWF;

@@ -84,8 +84,9 @@ mod tests {
 
     /// The engine's source (and the source of the ops and the neuron node above it),
     /// where every quoted Rust line must be.
-    const ENGINE: [&str; 13] = [
+    const ENGINE: [&str; 17] = [
         include_str!("../engine/arithmetic.rs"),
+        include_str!("../engine/composed.rs"),
         include_str!("../engine/activations.rs"),
         include_str!("../engine/functions.rs"),
         include_str!("../engine/powers.rs"),
@@ -94,8 +95,11 @@ mod tests {
         include_str!("../ops/powers.rs"),
         include_str!("../ops/piecewise.rs"),
         include_str!("../engine/ops.rs"),
+        include_str!("../engine/sum.rs"),
         include_str!("../engine/backward.rs"),
         include_str!("../engine/value.rs"),
+        include_str!("../engine/topo.rs"),
+        include_str!("../engine/inspect.rs"),
         include_str!("../engine/custom.rs"),
         include_str!("../fast/neuron.rs"),
     ];

@@ -1,0 +1,78 @@
+//! Anomaly detection: [`Value::try_backward`], `backward()` that stops at the first
+//! NaN or infinity and says which op and label made it.
+
+use super::op::Op;
+use super::value::{Node, Value};
+use crate::error::{Error, Pass};
+
+impl Value {
+    /// [`backward`](Value::backward) with anomaly detection: stops at the first NaN or
+    /// infinity and returns [`Error::NonFinite`] naming the op and label that produced it.
+    ///
+    /// It reports what reaches a value you hold. The constants the engine makes for `f64`
+    /// operands (the `0.0` in `0.0 * &big`) are leaves no one else holds, so their
+    /// gradients are computed (as in Python) but not checked: with `big = 1e150`,
+    /// `(0.0 * &big) * &big * &big` leaves `∞` on that `0.0` and finite gradients on
+    /// `big` and every node you can reach, and is no error. A non-finite gradient on
+    /// any other node always spreads to the leaves under it (`∞ · 0` is NaN), so
+    /// nothing else is skipped.
+    ///
+    /// Before any gradient is touched, the forward values are checked: a non-finite value
+    /// computed from finite parents (or a non-finite leaf) is reported as made in the
+    /// forward pass, and no backward rule runs. During the backward pass, the first rule
+    /// that leaves a non-finite grad on a parent is reported and no further rule runs.
+    ///
+    /// ```
+    /// use micrograd::{Error, Value};
+    /// let x = Value::new(-1.0).with_label("x");
+    /// let y = x.ln().with_label("y");          // ln(-1) = NaN
+    /// let err = (&y * 2.0).try_backward().unwrap_err();
+    /// assert!(matches!(err, Error::NonFinite { op: "ln", .. }));
+    /// assert!(err.to_string().contains("`ln`"));
+    /// assert_eq!(x.grad(), 0.0);               // nothing was spread
+    /// ```
+    pub fn try_backward(&self) -> Result<(), Error> {
+        self.run_backward(true)
+    }
+}
+
+/// The error for a node whose forward value is not finite although its parents are.
+pub(super) fn forward_anomaly(node: &Node) -> Option<Error> {
+    let made_here = !node.data.is_finite()
+        && node.parents.all().all(|p| p.data().is_finite())
+        && node.parents.constant().is_none_or(|(c, _)| c.is_finite());
+    made_here.then(|| Error::NonFinite {
+        pass: Pass::Forward,
+        op: node.op_name(),
+        label: node.label().map(str::to_owned),
+        value: node.data,
+    })
+}
+
+/// The error for a constant operand (`&x * f64::NAN`) that is not finite: what
+/// [`forward_anomaly`] reports for Python's leaf holding it.
+pub(super) fn constant_anomaly(c: f64) -> Option<Error> {
+    (!c.is_finite()).then_some(Error::NonFinite {
+        pass: Pass::Forward,
+        op: Op::Leaf.symbol(),
+        label: None,
+        value: c,
+    })
+}
+
+/// The error for a backward rule that just left a non-finite grad on a parent, unless
+/// that parent is a hidden constant (see [`try_backward`](Value::try_backward)).
+pub(super) fn backward_anomaly(node: &Node) -> Option<Error> {
+    let bad = node
+        .parents
+        .all()
+        .filter(|p| !p.node().hidden)
+        .map(Value::grad)
+        .find(|g| !g.is_finite())?;
+    Some(Error::NonFinite {
+        pass: Pass::Backward,
+        op: node.op_name(),
+        label: node.label().map(str::to_owned),
+        value: bad,
+    })
+}

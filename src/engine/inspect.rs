@@ -1,0 +1,117 @@
+//! Reading a node: its op (Python's `_op`), its parents (`_prev`), its identity
+//! (`id(v)`, `a is b`), and the closure it carries.
+
+use std::any::Any;
+use std::borrow::Cow;
+use std::rc::Rc;
+
+use super::custom::Custom;
+use super::op::Op;
+use super::ops::Backward;
+use super::parents::Parents;
+use super::rules::Rule;
+use super::value::{Node, Value};
+
+impl Value {
+    /// The values this one was computed from, in the order the operation took them
+    /// (Python's `._prev`, which is a `set`; here `a * a` lists `a` twice).
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let a = Value::new(2.0);
+    /// let b = Value::new(3.0);
+    /// let c = &a * &b;
+    /// let p = c.parents();
+    /// assert!(Value::ptr_eq(&p[0], &a) && Value::ptr_eq(&p[1], &b));
+    /// ```
+    pub fn parents(&self) -> Vec<Value> {
+        self.expand();
+        self.0.borrow().parent_list().into_owned()
+    }
+
+    /// The operation that produced this value: `"+"`, `"*"`, `"relu"`, ...; `""` for a
+    /// leaf (Python's `._op`).
+    ///
+    /// ```
+    /// let a = micrograd::Value::new(1.0);
+    /// assert_eq!(a.op(), "");
+    /// assert_eq!((&a + 1.0).op(), "+");
+    /// assert_eq!(a.relu().op(), "relu");
+    /// ```
+    pub fn op(&self) -> &'static str {
+        self.0.borrow().op_name()
+    }
+
+    /// A number naming this node while it lives (Python's `id(v)`): equal for every
+    /// handle to the same node, different for two nodes alive at once. It is the key
+    /// for a set of visited nodes, as Python's `visited = set()` in `build_topo` holds
+    /// `Value`s by identity. Once a node is freed, a new one may get its number.
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use micrograd::Value;
+    /// let a = Value::new(1.0);
+    /// let b = &a + &a;
+    /// let mut visited = HashSet::new();
+    /// for v in b.parents() {
+    ///     visited.insert(v.id());            // a twice: one entry
+    /// }
+    /// assert_eq!(visited.len(), 1);
+    /// assert!(visited.contains(&a.id()) && a.id() != b.id());
+    /// ```
+    pub fn id(&self) -> usize {
+        self.address() as usize
+    }
+
+    /// Whether `a` and `b` are handles to the same node (Python's `a is b`).
+    ///
+    /// ```
+    /// use micrograd::Value;
+    /// let a = Value::new(1.0);
+    /// assert!(Value::ptr_eq(&a, &a.clone()));
+    /// assert!(!Value::ptr_eq(&a, &Value::new(1.0)));
+    /// ```
+    pub fn ptr_eq(a: &Value, b: &Value) -> bool {
+        Rc::ptr_eq(&a.0, &b.0)
+    }
+}
+
+impl Node {
+    /// Every parent, in the order the operation received them, for a reader of the
+    /// graph: a neuron node's `[b, w0, x0, w1, x1, ...]` as a list of its own, made for
+    /// the reader (the node keeps its shared lists).
+    pub(crate) fn parent_list(&self) -> Cow<'_, [Value]> {
+        match &*self.parents {
+            Parents::Neuron(..) => Cow::Owned(self.parents.all().cloned().collect()),
+            parents => Cow::Borrowed(parents.as_slice()),
+        }
+    }
+
+    /// The closures of a [`Value::custom`] node (`None` for every other node): its
+    /// backward closure.
+    pub(crate) fn custom(&self) -> Option<&Custom> {
+        self.closure::<Custom>()
+    }
+
+    /// The node's closure, if it is a `T` (a [`Value::custom`] op's, a marked node's).
+    pub(crate) fn closure<T: Backward>(&self) -> Option<&T> {
+        let closure: &dyn Any = self.backward.as_deref()?;
+        closure.downcast_ref()
+    }
+
+    /// The rule of a one- or two-parent op, which its closure carries (`None` for
+    /// every other node).
+    pub(crate) fn rule(&self) -> Option<Rule> {
+        self.backward.as_ref().and_then(|b| b.rule())
+    }
+
+    /// The op's name as [`Value::op`] shows it: Python's `_op` string, or the name
+    /// given to [`Value::custom`].
+    pub(crate) fn op_name(&self) -> &'static str {
+        match self.op {
+            Op::Custom => self.custom().map_or(Op::Custom.symbol(), |c| c.name),
+            Op::Rule => self.rule().map_or(Op::Rule.symbol(), Rule::name),
+            op => op.symbol(),
+        }
+    }
+}
