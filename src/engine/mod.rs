@@ -26,7 +26,6 @@
 //! |------|---------------|--------|
 //! | `composed.rs` | `-`, `/`, negation, each one node with its own rule | `__neg__`, `__sub__`, `__truediv__` |
 //! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rsub__`, `__rtruediv__`, ... |
-//! | `sum.rs` | `Sum` (one n-ary node) and `Product` | `sum()`, `math.prod()` |
 //! | `op.rs` | the kind of op that made a node (`Op`), and a neuron node's activation (`Act`) | `_op` |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
 //! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`) | `Neuron.__call__` |
@@ -81,7 +80,6 @@ pub(crate) mod ops;
 pub(crate) mod parents;
 pub(crate) mod powers;
 pub(crate) mod rules;
-mod sum;
 mod topo;
 pub(crate) mod value;
 mod write;

@@ -1,7 +1,7 @@
 //! The further ops, beyond micrograd's and the lecture's: `sigmoid`, `leaky_relu`, `softplus`,
 //! `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan`, `powi`, `pow`, `abs`, `clamp`, `max`,
 //! `min`. They are methods of [`Value`](crate::Value) like `+` and `tanh`, written the
-//! same way, on top of the engine.
+//! same way, on top of the engine. Here too: `sum()` of values as one n-ary node.
 //!
 //! | file | ops |
 //! |------|-----|
@@ -9,6 +9,7 @@
 //! | `functions.rs` | `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan` |
 //! | `powers.rs` | `powi`, `pow` (a `Value` exponent) |
 //! | `piecewise.rs` | `abs`, `clamp`, `max`, `min` |
+//! | `sum.rs` | `Sum` (one n-ary node), `Product` |
 //!
 //! # Adding an op
 //!
@@ -66,3 +67,4 @@ pub(crate) mod activations;
 mod functions;
 mod piecewise;
 mod powers;
+mod sum;

@@ -95,7 +95,7 @@ mod tests {
         include_str!("../ops/powers.rs"),
         include_str!("../ops/piecewise.rs"),
         include_str!("../engine/ops.rs"),
-        include_str!("../engine/sum.rs"),
+        include_str!("../ops/sum.rs"),
         include_str!("../engine/backward.rs"),
         include_str!("../engine/value.rs"),
         include_str!("../engine/topo.rs"),

@@ -2,10 +2,10 @@
 //! (Python's `sum()` makes a chain of `+` nodes; the numbers are the same), and
 //! `xs.iter().product()` as a chain of `*` nodes (Python's `math.prod`).
 
-use super::op::Op;
-use super::parents::Parents;
-use super::rules::NO_CONSTS;
-use super::value::{Node, Value};
+use crate::engine::op::Op;
+use crate::engine::parents::Parents;
+use crate::engine::rules::NO_CONSTS;
+use crate::engine::value::{Node, Value};
 
 impl Value {
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,
