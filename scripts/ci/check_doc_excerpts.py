@@ -10,6 +10,10 @@ trailing `// comment` removed and surrounding whitespace trimmed, so a doc may a
 Python line a Rust line replaces as a comment. Blank lines, lines that are only a
 comment, and `...` are skipped, so a doc may abridge with `// ...`.
 
+A struct quoted whole (its `struct Name {` line and its closing `}` in one block, with
+no `...` between) must list every field of that struct in src/, in order: the docs show
+the real `Node`, not a field fewer.
+
 Prints each line that is not found (doc, block, line) and exits 1 if there is any.
 Run from anywhere: `python3 scripts/ci/check_doc_excerpts.py`.
 """
@@ -79,6 +83,45 @@ def source_lines():
     return lines
 
 
+STRUCT_START = re.compile(r"^\s*(?:pub(?:\([a-z]+\))?\s+)?struct\s+(\w+)(?:<[^>]*>)?\s*\{\s*$")
+FIELD = re.compile(r"^\s*(?:pub(?:\([a-z]+\))?\s+)?(\w+)\s*:")
+
+
+def struct_fields(lines):
+    """{struct name: [field names]} of the structs with named fields in `lines` (each
+    from its `struct Name {` line to its closing `}`); a struct whose body holds `...`
+    is left out (an abridged quote)."""
+    found, name, fields = {}, None, []
+    for line in lines:
+        code = strip_comment(line)
+        if name is None:
+            start = STRUCT_START.match(code)
+            if start:
+                name, fields = start.group(1), []
+        elif code == "}":
+            if fields is not None:
+                found[name] = fields
+            name = None
+        elif code == "...":
+            fields = None
+        elif fields is not None and code:
+            field = FIELD.match(code)
+            if field:
+                fields.append(field.group(1))
+    return found
+
+
+def source_structs():
+    """{struct name: [field names]} of the structs under src/ (a name used by two
+    structs keeps both lists)."""
+    structs = {}
+    for path in sorted((ROOT / "src").rglob("*.rs")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for name, fields in struct_fields(text.splitlines()).items():
+            structs.setdefault(name, []).append(fields)
+    return structs
+
+
 DOC_COMMENT = re.compile(r"^\s*//[/!] ?")
 
 
@@ -102,6 +145,7 @@ def documents():
 
 def main():
     known = source_lines()
+    structs = source_structs()
     missing, checked = 0, 0
     for name, text in documents():
         blocks = rust_ignore_blocks(text)
@@ -117,10 +161,19 @@ def main():
                         f"{name}:{number}: block {index} (```rust,ignore at line "
                         f"{fence_line}): not in src/: {code}"
                     )
+            quoted = struct_fields(line for _, line in lines)
+            for struct, fields in quoted.items():
+                if fields not in structs.get(struct, [fields]):
+                    missing += 1
+                    real = ", ".join(structs[struct][0])
+                    print(
+                        f"{name}:{fence_line}: block {index} quotes `struct {struct}` with "
+                        f"the fields {', '.join(fields)}; src/ has {real}"
+                    )
     if missing:
         print(
-            f"\n{missing} of {checked} excerpt lines are not in src/: "
-            "quote the current code (see scripts/ci/check_doc_excerpts.py)."
+            f"\n{missing} excerpt lines or quoted structs (of {checked} lines) are not "
+            "as in src/: quote the current code (see scripts/ci/check_doc_excerpts.py)."
         )
         return 1
     print(f"All {checked} code lines of the ```rust,ignore excerpts in docs/ and src/'s doc comments are in src/.")

@@ -1,6 +1,6 @@
-//! `exp`, the lecture's: the method, then its rule (its forward value and, right under
-//! it, its local derivative), then the type that names it. The further functions (`ln`, `sqrt`, `sin`, ...) are in
-//! `src/ops/functions.rs`.
+//! `exp`, the lecture's: the method, then its rule (its forward value and, right under it,
+//! its local derivative), then the type that names it. The further functions (`ln`, `sqrt`,
+//! `sin`, ...) are in `src/ops/functions.rs`.
 
 use super::ops::Named;
 use super::rules::{Rule, Rule1, NO_CONSTS};

@@ -3,9 +3,10 @@
 //!
 //! Python gets these from `__add__`/`__radd__`/...; Rust needs one `impl` per pair of
 //! operand types, so a macro (in the style of std's `forward_ref_binop!`) writes them
-//! all from the four methods in `arithmetic.rs` and `composed.rs`. The forms with an `f64` operand are
-//! in `src/fast/constant.rs`: where Python's `other if isinstance(other, Value) else
-//! Value(other)` makes a leaf `Value` of the number, they keep it in the node; the
+//! all from the four methods in `arithmetic.rs` and `composed.rs`. The forms with an
+//! `f64` operand are in `src/fast/constant.rs`: where Python's `other if
+//! isinstance(other, Value) else Value(other)` makes a leaf `Value` of the number, they
+//! keep it in the node; the
 //! graph's views and [`Value::parents`] show that leaf.
 //!
 //! | expression | derivative in `a` | derivative in `b` |

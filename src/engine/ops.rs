@@ -1,15 +1,14 @@
-//! What every op's method shares: making its node (`unary`, `binary`: Python's
-//! `Value(data, children, op)`), finding the parents in its backward closure (`x`,
-//! `a_b`: Python's `self` and `other`).
+//! What every op's method shares: making its node (`unary`, `binary`: Python's `Value(data,
+//! children, op)`), finding the parents in its backward closure (`x`, `a_b`: Python's
+//! `self` and `other`).
 //!
-//! Each op's method (`arithmetic.rs`, `composed.rs`, `activations.rs`, `functions.rs`, `powers.rs`
-//! here, and the further ops of `src/ops/`) computes `out` and, right under it, writes
-//! its backward closure, `parent.grad += d out / d parent * out.grad`, as Python's
-//! `_backward`. The closures capture nothing (they are given their node, and read the
-//! op's constants from it), so boxing one allocates nothing. The op is named by a type
-//! of its own (`struct Tanh;`, [`Named`]), which gives its rule; the node's closure
-//! carries that type, so it costs nothing either, and the rule is found from the node
-//! (`Node::rule`).
+//! Each op's method (`arithmetic.rs`, `composed.rs`, `activations.rs`, `functions.rs`,
+//! `powers.rs` here, and the further ops of `src/ops/`) computes `out` and, right under it,
+//! writes its backward closure, `parent.grad += d out / d parent * out.grad`, as Python's
+//! `_backward`. The closures capture nothing (they are given their node, and read the op's
+//! constants from it), so boxing one allocates nothing. The op is named by a type of its
+//! own (`struct Tanh;`, [`Named`]), which gives its rule; the node's closure carries that
+//! type, so it costs nothing either, and the rule is found from the node (`Node::rule`).
 
 use std::any::Any;
 use std::marker::PhantomData;

@@ -1,6 +1,6 @@
-//! `powf`, micrograd's `x ** n`: the method, then its rule (its forward value and,
-//! right under it, its local derivative), then the type that names it. `powi` and `pow` with a `Value` exponent are
-//! in `src/ops/powers.rs`.
+//! `powf`, micrograd's `x ** n`: the method, then its rule (its forward value and, right
+//! under it, its local derivative), then the type that names it. `powi` and `pow` with a
+//! `Value` exponent are in `src/ops/powers.rs`.
 
 use super::ops::Named;
 use super::rules::{Rule, Rule1};
