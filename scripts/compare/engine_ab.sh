@@ -6,7 +6,11 @@
 # the pairs' ratios A/B (pairing keeps the ratio meaningful when the machine's speed
 # drifts during the run).
 #
-# Usage: scripts/compare/engine_ab.sh REV_A REV_B [PAIRS (7)]
+# With `instructions` in place of PAIRS, runs each workload once per side, smaller, under
+# `valgrind --tool=cachegrind --cache-sim=no` and prints the instructions each took and
+# their ratio A/B: a count that the machine's noise does not move.
+#
+# Usage: scripts/compare/engine_ab.sh REV_A REV_B [PAIRS (7) | instructions]
 #   e.g. scripts/compare/engine_ab.sh main HEAD
 set -euo pipefail
 if [ $# -lt 2 ]; then
@@ -42,6 +46,20 @@ TOML
     cargo build --quiet --release --manifest-path "$tmp/$side/Cargo.toml" \
         --target-dir "$tmp/target-$side"
 done
+
+if [ "$pairs" = instructions ]; then
+    count() { valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@" 2>&1 \
+        | awk '/I *refs/ { gsub(",", "", $NF); print $NF }'; }
+    for work in "moons 200" "tape 3000" "chain 1" "deep 1"; do
+        # shellcheck disable=SC2086
+        a=$(count "$tmp/target-A/release/engine_ab" $work)
+        # shellcheck disable=SC2086
+        b=$(count "$tmp/target-B/release/engine_ab" $work)
+        awk -v w="$work" -v a="$a" -v b="$b" \
+            'BEGIN { printf "%s: A %.1fM, B %.1fM instructions, A/B %.3f\n", w, a / 1e6, b / 1e6, a / b }'
+    done
+    exit 0
+fi
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 cpu() { /usr/bin/time -f "%U %S" "$@" 2>&1 >/dev/null | tail -1 | awk '{ print $1 + $2 }'; }
