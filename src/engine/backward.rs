@@ -29,7 +29,7 @@
 //! it, the demo's step rebuilt every time took 15-20% longer).
 
 use super::anomaly::{backward_anomaly, constant_anomaly, forward_anomaly};
-use super::parents::Side;
+use super::compact::Side;
 use super::value::{Node, Value};
 use crate::error::Error;
 

@@ -26,9 +26,9 @@
 //! |------|---------------|--------|
 //! | `composed.rs` | `-`, `/`, negation, each one node with its own rule | `__neg__`, `__sub__`, `__truediv__` |
 //! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rsub__`, `__rtruediv__`, ... |
-//! | `op.rs` | the kind of op that made a node (`Op`), and a neuron node's activation (`Act`) | `_op` |
+//! | `op.rs` | the kind of op that made a node (`Op`) | `_op` |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
-//! | `neuron.rs` | the lists a neuron node shares (the node is made in `src/fast/`) | `Neuron.__call__` |
+//! | `compact.rs` | all the engine holds for the compact nodes of `src/fast/`: a neuron node's shared lists and activation, an `f64` operand's side, their walk, and `expand` (Python's nodes for a reader) | `Neuron.__call__`, `Value(other)` |
 //! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq` | `v._op`, `v._prev`, `id(v)`, `a is b` |
 //! | `write.rs` | `set_data`, `set_grad`, `zero_grad` | `p.data = ...`, `p.grad = 0` |
 //! | `label.rs` | labels | the lecture's `e.label = 'e'` |
@@ -65,6 +65,7 @@ pub(crate) mod activations;
 mod anomaly;
 pub(crate) mod arithmetic;
 mod backward;
+pub(crate) mod compact;
 pub(crate) mod composed;
 pub(crate) mod custom;
 mod drop;
@@ -72,7 +73,6 @@ pub(crate) mod functions;
 mod gradcheck;
 mod inspect;
 mod label;
-pub(crate) mod neuron;
 mod no_grad;
 pub(crate) mod op;
 mod operators;

@@ -2,6 +2,8 @@
 //! n-ary sum, a custom op, an op with a rule (every one- and two-parent op, whose name
 //! its rule gives), or a neuron node with its activation.
 
+use super::compact::Act;
+
 /// Which operation produced a [`Value`](crate::Value); [`Value::op`](crate::Value::op)
 /// shows it as Python's `_op` string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,32 +32,6 @@ impl Op {
             Op::Custom => "custom",
             Op::Rule => "rule",
             Op::Neuron(act) => act.symbol(),
-        }
-    }
-}
-
-/// The activation a [`Op::Neuron`] node applies to its weighted sum: those whose
-/// derivative is a function of the output alone, so the node need not keep the sum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Act {
-    /// The sum itself.
-    Linear,
-    /// `relu(sum)`.
-    Relu,
-    /// `tanh(sum)`.
-    Tanh,
-    /// `sigmoid(sum)`.
-    Sigmoid,
-}
-
-impl Act {
-    /// A neuron node's `_op` string: `"neuron"`, `"relu neuron"`, ...
-    pub(crate) fn symbol(self) -> &'static str {
-        match self {
-            Act::Linear => "neuron",
-            Act::Relu => "relu neuron",
-            Act::Tanh => "tanh neuron",
-            Act::Sigmoid => "sigmoid neuron",
         }
     }
 }

@@ -1,7 +1,6 @@
 //! Backpropagation by hand, as in the lecture: [`Value::topo`] (Python's `topo` list),
 //! [`Value::backward_step`] (one node's `_backward()`), and
-//! [`Value::zero_grad_graph`]; and `expand`, which shows a node in a compact form as
-//! Python's nodes before a reader lists its parents.
+//! [`Value::zero_grad_graph`].
 
 use super::backward::{build_topo, run_rule, Graph};
 use super::value::Value;
@@ -86,21 +85,5 @@ impl Value {
             v.0.borrow_mut().visited = false;
         }
         topo
-    }
-}
-
-impl Value {
-    /// Puts Python's leaf back where this node keeps an `f64` operand in its place
-    /// (`src/fast/constant.rs`): the node's closure knows how (`Backward::python_graph`).
-    /// Every walk that shows or compiles the graph calls it on each node before reading
-    /// its parents ([`Value::topo`]); `backward()` and the drop read the compact forms as
-    /// they are.
-    pub(crate) fn expand(&self) {
-        let mut node = self.0.borrow_mut();
-        let python = (node.backward.as_ref()).and_then(|rule| rule.python_graph(&node));
-        if let Some((parents, backward)) = python {
-            *node.parents = parents;
-            node.backward = Some(backward);
-        }
     }
 }

@@ -10,14 +10,15 @@
 //! graph again.
 //!
 //! The node shares its parameters and its inputs with other nodes (the lists of
-//! `src/engine/neuron.rs`): a neuron costs one allocation, its node, and no reference
+//! `src/engine/compact.rs`): a neuron costs one allocation, its node, and no reference
 //! count per weight and input to raise when it is built and lower when it is dropped.
 //! [`Value::neuron`] (in `src/nn/one_node.rs`) maps an `Activation` onto it.
 
 use std::rc::Rc;
 
-use crate::engine::neuron::{NeuronInputs, NeuronParams};
-use crate::engine::op::{Act, Op};
+use crate::engine::compact::Act;
+use crate::engine::compact::{NeuronInputs, NeuronParams};
+use crate::engine::op::Op;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::rules::{Rule, NO_CONSTS};

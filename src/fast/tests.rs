@@ -7,8 +7,9 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::address::AddressMap;
-use crate::engine::neuron::{NeuronInputs, NeuronParams};
-use crate::engine::op::{Act, Op};
+use crate::engine::compact::Act;
+use crate::engine::compact::{NeuronInputs, NeuronParams};
+use crate::engine::op::Op;
 use crate::Value;
 
 thread_local! {

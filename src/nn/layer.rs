@@ -7,7 +7,7 @@ use rand::Rng;
 
 use super::neuron::check_width;
 use super::{Activation, Init, Module, Neuron};
-use crate::engine::neuron::NeuronInputs;
+use crate::engine::compact::NeuronInputs;
 use crate::{Error, Value};
 
 /// `nout` [`Neuron`]s, each with `nin` inputs and the same [`Activation`]; the output is

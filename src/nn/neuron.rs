@@ -6,7 +6,7 @@ use std::rc::Rc;
 use rand::Rng;
 
 use super::{Activation, Module};
-use crate::engine::neuron::{NeuronInputs, NeuronParams};
+use crate::engine::compact::{NeuronInputs, NeuronParams};
 use crate::random::uniform;
 use crate::{Error, Value};
 

@@ -7,8 +7,8 @@
 use std::rc::Rc;
 
 use super::Activation;
-use crate::engine::neuron::{NeuronInputs, NeuronParams};
-use crate::engine::op::Act;
+use crate::engine::compact::Act;
+use crate::engine::compact::{NeuronInputs, NeuronParams};
 use crate::{Error, Value};
 
 impl Value {

@@ -12,7 +12,8 @@
 use super::code::{Arity, Code};
 use super::{ConstantTarget, Program, Run, Step};
 use crate::address::{AddressMap, AddressSet};
-use crate::engine::op::{Act, Op};
+use crate::engine::compact::Act;
+use crate::engine::op::Op;
 use crate::engine::rules::{Rule, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;

@@ -12,8 +12,8 @@ use super::{Program, Run, Step};
 use std::rc::Rc;
 
 use super::code::Code;
-use crate::engine::neuron::{NeuronInputs, NeuronParams};
-use crate::engine::op::Act;
+use crate::engine::compact::Act;
+use crate::engine::compact::{NeuronInputs, NeuronParams};
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::Value;
 use crate::error::Error;

@@ -3,7 +3,8 @@
 use std::fmt::Write;
 
 use crate::address::{AddressMap, AddressSet};
-use crate::engine::op::{Act, Op};
+use crate::engine::compact::Act;
+use crate::engine::op::Op;
 use crate::engine::value::{Node, Value};
 
 /// Which way a drawing's arrows run (Graphviz's `rankdir`), as `draw_dot`'s

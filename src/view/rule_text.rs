@@ -113,7 +113,11 @@ mod tests {
             .flat_map(|f| f.lines())
             .map(str::trim)
             .collect();
-        let others = [Op::Leaf, Op::Sum, Op::Neuron(crate::engine::op::Act::Relu)];
+        let others = [
+            Op::Leaf,
+            Op::Sum,
+            Op::Neuron(crate::engine::compact::Act::Relu),
+        ];
         let engine_ops = crate::program::code::Code::ALL.iter();
         let ops = engine_ops.map(|code| rule_text(Op::Rule, Some(code.rule())));
         let ops = ops.chain(others.iter().map(|&op| rule_text(op, None)));
