@@ -30,7 +30,7 @@
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
 //! | `compact.rs` | all the engine holds for the compact nodes of `src/fast/`: a neuron node's shared lists and activation, an `f64` operand's side, their walk, and `expand` (Python's nodes for a reader) | `Neuron.__call__`, `Value(other)` |
 //! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq` | `v._op`, `v._prev`, `id(v)`, `a is b` |
-//! | `write.rs` | `set_data`, `set_grad`, `zero_grad` | `p.data = ...`, `p.grad = 0` |
+//! | `write.rs` | `add_grad`, `set_data`, `set_grad`, `zero_grad` | `self.grad += ...`, `p.data = ...`, `p.grad = 0` |
 //! | `label.rs` | labels | the lecture's `e.label = 'e'` |
 //! | `no_grad.rs` | values that need no gradient | PyTorch's `requires_grad=False` |
 //! | `topo.rs` | `topo()`, one node's `backward_step()`, `zero_grad_graph()` | the lecture's backpropagation by hand |

@@ -182,27 +182,6 @@ impl Value {
         self.0.borrow()
     }
 
-    /// Adds `delta` to this value's gradient (Python's `self.grad += ...`): d grad /
-    /// d delta = 1. A value that needs no gradient ([`no_grad`](Value::no_grad)) keeps
-    /// its grad: nothing is added.
-    ///
-    /// What `backward()` does for every contribution, made public for gradients computed
-    /// elsewhere: on other threads (a [`Tape`](crate::tape::Tape)'s
-    /// [`leaf_grads`](crate::tape::Tape::leaf_grads), or a worker's plain numbers), by
-    /// hand, or by another program. Add them into the parameters' `grad`, and any
-    /// optimiser that reads `p.grad()` steps with them, as after `backward()`.
-    ///
-    /// ```
-    /// let w = micrograd::Value::new(2.0);
-    /// (&w * 3.0).backward();            // w.grad = 3
-    /// w.add_grad(0.5);                  // a gradient from elsewhere: w.grad += 0.5
-    /// assert_eq!(w.grad(), 3.5);
-    /// ```
-    #[inline]
-    pub fn add_grad(&self, delta: f64) {
-        self.0.borrow_mut().add_grad(delta);
-    }
-
     /// The value computed by the forward pass (Python's `.data`).
     ///
     /// For a parameter that a live [`tape::Training`](crate::tape::Training) has
