@@ -319,6 +319,24 @@ fn a_write_made_while_a_training_lives_is_kept_by_finish() {
     assert_eq!(losses[0].to_bits(), expected.data().to_bits());
 }
 
+// A training leaked with std::mem::forget never ends: nothing is written, and the
+// model keeps refusing to read its old numbers rather than compute with them.
+#[test]
+fn a_leaked_training_keeps_its_parameters_held() {
+    let (model, mut tape, feed) = regression_tape();
+    let before: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let mut training = tape.train(&mut opt, 1).unwrap();
+    training.step(&feed, &[[1.0, 0.5]]).unwrap();
+    let trained = training.params().to_vec();
+    std::mem::forget(training);
+    let now: Vec<f64> = model.parameters().iter().map(Value::data).collect();
+    assert_eq!(now, trained);
+    assert_ne!(now, before);
+    let err = model.forward_f64(&[1.0]).unwrap_err();
+    assert!(err.to_string().contains("finish()"), "{err}");
+}
+
 /// Every parameter's `data()`, as bits.
 fn data_bits(model: &MLP) -> Vec<u64> {
     model

@@ -139,6 +139,11 @@ pub(crate) fn trained_data(node: *const (), stored: f64) -> f64 {
 /// step (see [`step`](Training::step)), because the training's numbers would overwrite
 /// it, and [`finish`](Training::finish) keeps it (as `data()` then gives it).
 ///
+/// A `Training` that never ends (leaked with `std::mem::forget`) never writes its
+/// parameters: their nodes keep the data from before it, `data()` keeps giving its
+/// last numbers, and other tapes and the model keep refusing them on this thread. End
+/// it with `finish` or by dropping it.
+///
 /// ```
 /// use micrograd::prelude::*;
 /// use micrograd::tape::Tape;
