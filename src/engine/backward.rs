@@ -137,17 +137,19 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
                     error = constant_anomaly(c);
                 }
                 stack.push(Visit::Append(v.clone()));
-                // (Pushed last to first, so popped first to last; a child visited already
-                // would be skipped when popped, so it is not pushed.)
                 let children = match graph {
                     Graph::Compact => node.parents.walked(),
                     Graph::Python => node.parents.all(),
                 };
-                for child in children.rev() {
+                // (A child visited already would be skipped when popped, so it is not
+                // pushed; the children are turned round so that they pop first to last.)
+                let first = stack.len();
+                for child in children {
                     if !child.node().visited {
                         stack.push(Visit::Enter(child.clone()));
                     }
                 }
+                stack[first..].reverse();
             }
             Visit::Append(v) => {
                 if check && error.is_none() {

@@ -102,8 +102,6 @@ pub(crate) enum Walk<'a> {
         terms: std::iter::Zip<std::slice::Iter<'a, Value>, std::slice::Iter<'a, Value>>,
         /// The input of the pair whose weight was given last.
         second: Option<&'a Value>,
-        /// From the back: the weight of the pair whose input was given last.
-        last: Option<&'a Value>,
     },
 }
 
@@ -118,42 +116,13 @@ impl<'a> Iterator for Walk<'a> {
                 first,
                 terms,
                 second,
-                last,
             } => {
                 if let Some(v) = first.take().or_else(|| second.take()) {
                     return Some(v);
                 }
-                let Some((w, x)) = terms.next() else {
-                    return last.take();
-                };
+                let (w, x) = terms.next()?;
                 *second = Some(x);
                 Some(w)
-            }
-        }
-    }
-}
-
-impl<'a> DoubleEndedIterator for Walk<'a> {
-    /// The parents from the last: `backward()` pushes them so onto its stack, to visit
-    /// them from the first.
-    #[inline]
-    fn next_back(&mut self) -> Option<&'a Value> {
-        match self {
-            Walk::Slice(values) => values.next_back(),
-            Walk::Terms {
-                first,
-                terms,
-                second,
-                last,
-            } => {
-                if let Some(w) = last.take() {
-                    return Some(w);
-                }
-                let Some((w, x)) = terms.next_back() else {
-                    return second.take().or_else(|| first.take());
-                };
-                *last = Some(w);
-                Some(x)
             }
         }
     }

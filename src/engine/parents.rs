@@ -59,7 +59,6 @@ impl Parents {
                 first: Some(params.bias()),
                 terms: params.weights().iter().zip(inputs.values.iter()),
                 second: None,
-                last: None,
             },
             _ => Walk::Slice(self.as_slice().iter()),
         }
