@@ -28,8 +28,7 @@
 //! the same order; a network's weights are then not visited once per sample (without
 //! it, the demo's step rebuilt every time took 15-20% longer).
 
-use super::anomaly::{backward_anomaly, constant_anomaly, forward_anomaly};
-use super::compact::Side;
+use super::anomaly::{appended, backward_anomaly, entered};
 use super::value::{Node, Value};
 use crate::error::Error;
 
@@ -130,11 +129,8 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
                     v.expand();
                     node = v.0.borrow_mut();
                 }
-                if let (true, None, Some((c, Side::Left))) =
-                    (check, &error, node.parents.constant())
-                {
-                    // (Python's leaf for `c` is `_prev`'s first: appended right now.)
-                    error = constant_anomaly(c);
+                if check && error.is_none() {
+                    error = entered(&node);
                 }
                 stack.push(Visit::Append(v.clone()));
                 let children = match graph {
@@ -153,14 +149,7 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
             }
             Visit::Append(v) => {
                 if check && error.is_none() {
-                    let node = v.node();
-                    if let Some((c, Side::Right)) = node.parents.constant() {
-                        // (Python's leaf for `c`, `_prev`'s last, was appended just before.)
-                        error = constant_anomaly(c);
-                    }
-                    if error.is_none() {
-                        error = forward_anomaly(&node);
-                    }
+                    error = appended(&v.node());
                 }
                 topo.push(v);
             }

@@ -90,6 +90,22 @@ impl Act {
     }
 }
 
+/// Gives `each` the values of a neuron node's lists that this node holds alone (a list
+/// shared with another node gives none): what freeing the node must open (`drop.rs`).
+#[inline]
+pub(super) fn unshared(
+    params: Rc<NeuronParams>,
+    inputs: Rc<NeuronInputs>,
+    mut each: impl FnMut(Value),
+) {
+    if let Ok(params) = Rc::try_unwrap(params) {
+        params.values.into_vec().into_iter().for_each(&mut each);
+    }
+    if let Ok(inputs) = Rc::try_unwrap(inputs) {
+        inputs.values.into_iter().for_each(each);
+    }
+}
+
 /// The parents of a node one by one (see [`Parents::all`]).
 pub(crate) enum Walk<'a> {
     /// A list.

@@ -17,6 +17,7 @@
 
 use std::rc::Rc;
 
+use super::compact::unshared;
 use super::parents::Parents;
 use super::value::{Node, Value};
 
@@ -69,18 +70,8 @@ fn push_parents(stack: &mut Vec<Value>, parents: Parents) -> Option<Value> {
             }
             None
         }
-        // A neuron's shared lists: opened only by the last node holding them.
         Parents::Neuron(params, inputs) => {
-            if let Ok(params) = Rc::try_unwrap(params) {
-                for v in params.values.into_vec() {
-                    push_if_last(stack, v);
-                }
-            }
-            if let Ok(inputs) = Rc::try_unwrap(inputs) {
-                for v in inputs.values {
-                    push_if_last(stack, v);
-                }
-            }
+            unshared(params, inputs, |v| push_if_last(stack, v));
             None
         }
     }
