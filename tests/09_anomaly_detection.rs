@@ -135,3 +135,23 @@ fn an_overflow_only_in_a_hidden_constants_gradient_is_not_reported() {
     let mut tape = micrograd::tape::Tape::compile(&y).unwrap();
     assert!(tape.backward().is_err());
 }
+
+// n = Neuron(2); n.w[0].data = float('nan'); n(x).backward()   -- a model's weight that
+// went NaN is a non-finite leaf: reported as that leaf, before any rule runs, also where
+// the neuron is one node (`Value::neuron`, what `nn` builds) and by a tape of it
+#[test]
+fn a_nan_weight_of_a_neuron_is_reported_as_that_leaf() {
+    use micrograd::nn::Activation;
+    let b = Value::new(0.5);
+    let w = [Value::new(f64::NAN).with_label("w0"), Value::new(1.0)];
+    let x = [Value::new(1.0), Value::new(2.0)];
+    for activation in [Activation::Linear, Activation::Tanh] {
+        let y = Value::neuron(&b, &w, &x, activation).unwrap() * 2.0;
+        let mut tape = micrograd::tape::Tape::compile(&y).unwrap();
+        let tape_err = tape.forward().and_then(|_| tape.backward()).unwrap_err();
+        let err = y.try_backward().unwrap_err();
+        assert_eq!(tape_err.to_string(), err.to_string());
+        assert_eq!(non_finite(err), (Pass::Forward, "", Some("w0".into())));
+        assert_eq!(w[1].grad(), 0.0, "no backward rule ran");
+    }
+}

@@ -26,7 +26,8 @@
 //! runs. One thing is left out: a neuron node's parameters, when they are all leaves
 //! (`Parents::walked`). A leaf has no rule, so `topo` without it runs the same rules in
 //! the same order; a network's weights are then not visited once per sample (without
-//! it, the demo's step rebuilt every time took 15-20% longer).
+//! it, the demo's step rebuilt every time took 15-20% longer). `try_backward` visits
+//! them, to report a weight that is not finite as the leaf it is.
 
 use super::anomaly::{appended, backward_anomaly, entered};
 use super::value::{Node, Value};
@@ -100,7 +101,7 @@ enum Visit {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Graph {
     /// The nodes as they are, a neuron's parameters left out when all are leaves
-    /// (`Parents::walked`): what `backward()` runs.
+    /// (`Parents::walked`) unless `check`: what `backward()` runs.
     Compact,
     /// Python's graph: each node [expanded](Value::expand) before its parents are
     /// read, every parent listed ([`Value::topo`]).
@@ -133,9 +134,11 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
                     error = entered(&node);
                 }
                 stack.push(Visit::Append(v.clone()));
+                // (`try_backward` looks at every leaf: a weight that went NaN is
+                // reported as that leaf, before any rule runs.)
                 let children = match graph {
-                    Graph::Compact => node.parents.walked(),
-                    Graph::Python => node.parents.all(),
+                    Graph::Compact if !check => node.parents.walked(),
+                    _ => node.parents.all(),
                 };
                 // (A child visited already would be skipped when popped, so it is not
                 // pushed; the children are turned round so that they pop first to last.)
