@@ -116,6 +116,27 @@ fn an_mlp_is_one_node_per_neuron() {
     assert_eq!(y.op(), "neuron");
 }
 
+// w = [a * -1.95, a * -1.1]; n(x)   -- computed weights: Python's graph itself, its rules
+// in Python's order (a node walking all its weights before its inputs would run a's
+// consumers' rules in another order: here a's gradient differs in the last digit)
+#[test]
+fn a_neuron_with_a_computed_weight_is_pythons_graph() {
+    let a = Value::new(-0.25);
+    let w = [&a * -1.95, &a * -1.1];
+    let x = [(&a * 1.82).tanh(), &a + -1.07];
+    let b = (&a * 0.49).relu();
+    let y = Value::neuron(&b, &w, &x, Activation::Tanh).unwrap();
+    assert_eq!(y.op(), "tanh"); // over the `+` of the sum, not a "tanh neuron"
+    let python = python_neuron(&b, &w, &x, Activation::Tanh);
+    assert_eq!(y.data().to_bits(), python.data().to_bits());
+    y.backward();
+    let one = a.grad();
+    a.zero_grad();
+    python.zero_grad_graph();
+    python.backward();
+    assert_eq!(one.to_bits(), a.grad().to_bits());
+}
+
 // Python: RecursionError somewhere near 1,000 layers
 #[test]
 fn a_chain_of_a_million_neurons_needs_no_deep_stack() {

@@ -61,7 +61,7 @@ pub(super) fn appended(node: &Node) -> Option<Error> {
 /// The error for a node whose forward value is not finite although its parents are.
 fn forward_anomaly(node: &Node) -> Option<Error> {
     let made_here = !node.data.is_finite()
-        && node.parents.all().all(|p| p.data().is_finite())
+        && node.parent_list().iter().all(|p| p.data().is_finite())
         && node.parents.constant().is_none_or(|(c, _)| c.is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,
@@ -85,9 +85,7 @@ fn constant_anomaly(c: f64) -> Option<Error> {
 /// The error for a backward rule that just left a non-finite grad on a parent, unless
 /// that parent is a hidden constant (see [`try_backward`](Value::try_backward)).
 pub(super) fn backward_anomaly(node: &Node) -> Option<Error> {
-    let bad = node
-        .parents
-        .all()
+    let bad = (node.parent_list().iter())
         .filter(|p| !p.node().hidden)
         .map(Value::grad)
         .find(|g| !g.is_finite())?;

@@ -7,7 +7,7 @@
 //!     def build_topo(v):                     # fn build_topo, with a stack of its own
 //!         if v not in visited:               # if node.visited { continue }
 //!             visited.add(v)                 # node.visited = true
-//!             for child in v._prev:          # node.parents.walked()
+//!             for child in v._prev:          # node.parents()
 //!                 build_topo(child)          # Visit::Enter(child)
 //!             topo.append(v)                 # Visit::Append(v)
 //!     build_topo(self)
@@ -23,11 +23,7 @@
 //! `_prev`'s order and `topo` is the post-order Python's recursion makes. And `visited`
 //! is a mark in each node, cleared again as the loop reaches the node, so that the next
 //! `backward()` finds the graph unmarked. `topo` costs 8 bytes a node while the pass
-//! runs. One thing is left out: a neuron node's parameters, when they are all leaves
-//! (`Parents::walked`). A leaf has no rule, so `topo` without it runs the same rules in
-//! the same order; a network's weights are then not visited once per sample (without
-//! it, the demo's step rebuilt every time took 15-20% longer). `try_backward` visits
-//! them, to report a weight that is not finite as the leaf it is.
+//! runs.
 
 use super::anomaly::{appended, backward_anomaly, entered};
 use super::value::{Node, Value};
@@ -100,11 +96,13 @@ enum Visit {
 /// Which graph [`build_topo`] walks.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Graph {
-    /// The nodes as they are, a neuron's parameters left out when all are leaves
-    /// (`Parents::walked`) unless `check`: what `backward()` runs.
+    /// The nodes as they are: what `backward()` runs. (With `check`, each node's
+    /// parents as a reader lists them, `Node::parent_list`: a neuron node's weights and
+    /// inputs in Python's order, so that the first value that is not finite is
+    /// Python's.)
     Compact,
     /// Python's graph: each node [expanded](Value::expand) before its parents are
-    /// read, every parent listed ([`Value::topo`]).
+    /// read, every parent listed as a reader lists it ([`Value::topo`]).
     Python,
 }
 
@@ -134,11 +132,13 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
                     error = entered(&node);
                 }
                 stack.push(Visit::Append(v.clone()));
-                // (`try_backward` looks at every leaf: a weight that went NaN is
-                // reported as that leaf, before any rule runs.)
-                let children = match graph {
-                    Graph::Compact if !check => node.parents.walked(),
-                    _ => node.parents.all(),
+                let listed;
+                let children = match graph == Graph::Compact && !check {
+                    true => node.parents(),
+                    false => {
+                        listed = node.parent_list();
+                        &listed[..]
+                    }
                 };
                 // (A child visited already would be skipped when popped, so it is not
                 // pushed; the children are turned round so that they pop first to last.)

@@ -17,7 +17,6 @@
 
 use std::rc::Rc;
 
-use super::compact::unshared;
 use super::parents::Parents;
 use super::value::{Node, Value};
 
@@ -68,10 +67,6 @@ fn push_parents(stack: &mut Vec<Value>, parents: Parents) -> Option<Value> {
             for t in terms.into_vec() {
                 push_if_last(stack, t);
             }
-            None
-        }
-        Parents::Neuron(params, inputs) => {
-            unshared(params, inputs, |v| push_if_last(stack, v));
             None
         }
     }

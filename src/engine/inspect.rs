@@ -8,7 +8,6 @@ use std::rc::Rc;
 use super::custom::Custom;
 use super::op::Op;
 use super::ops::Backward;
-use super::parents::Parents;
 use super::rules::Rule;
 use super::value::{Node, Value};
 
@@ -78,13 +77,12 @@ impl Value {
 
 impl Node {
     /// Every parent, in the order the operation received them, for a reader of the
-    /// graph: a neuron node's `[b, w0, x0, w1, x1, ...]` as a list of its own, made for
-    /// the reader (the node keeps its shared lists).
+    /// graph: Python's parents, where the node's closure lists them
+    /// (`Backward::python_parents`: a neuron node's `[b, w0, x0, w1, x1, ...]`, made
+    /// for the reader from its shared lists), else the node's own.
     pub(crate) fn parent_list(&self) -> Cow<'_, [Value]> {
-        match &*self.parents {
-            Parents::Neuron(..) => Cow::Owned(self.parents.all().cloned().collect()),
-            parents => Cow::Borrowed(parents.as_slice()),
-        }
+        let python = self.backward.as_ref().and_then(|b| b.python_parents(self));
+        python.map_or(Cow::Borrowed(self.parents()), Cow::Owned)
     }
 
     /// The closures of a [`Value::custom`] node (`None` for every other node): its
@@ -110,7 +108,10 @@ impl Node {
     pub(crate) fn op_name(&self) -> &'static str {
         match self.op {
             Op::Custom => self.custom().map_or(Op::Custom.symbol(), |c| c.name),
-            Op::Rule => self.rule().map_or(Op::Rule.symbol(), Rule::name),
+            Op::Rule => self
+                .backward
+                .as_ref()
+                .map_or(Op::Rule.symbol(), |b| b.name()),
             op => op.symbol(),
         }
     }

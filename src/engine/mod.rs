@@ -27,8 +27,8 @@
 //! | `composed.rs` | `-`, `/`, negation, each one node with its own rule | `__neg__`, `__sub__`, `__truediv__` |
 //! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rsub__`, `__rtruediv__`, ... |
 //! | `op.rs` | the kind of op that made a node (`Op`) | `_op` |
-//! | `parents.rs` | a node's parents: inline for up to two, a list, or a compact form of `src/fast/` | `_prev` |
-//! | `compact.rs` | all the engine holds for the compact nodes of `src/fast/`: a neuron node's shared lists and activation, an `f64` operand's side, their walk, and `expand` (Python's nodes for a reader) | `Neuron.__call__`, `Value(other)` |
+//! | `parents.rs` | a node's parents: inline for up to two, a list, or an `f64` operand kept in the node (`src/fast/constant.rs`) | `_prev` |
+//! | `compact.rs` | all the engine holds for that `f64` operand: its side, and `expand` (Python's nodes for a reader) | `Value(other)` |
 //! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq` | `v._op`, `v._prev`, `id(v)`, `a is b` |
 //! | `write.rs` | `add_grad`, `set_data`, `set_grad`, `zero_grad` | `self.grad += ...`, `p.data = ...`, `p.grad = 0` |
 //! | `label.rs` | labels | the lecture's `e.label = 'e'` |

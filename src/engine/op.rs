@@ -1,8 +1,6 @@
 //! The operation that produced a node (Python's `_op`), as a one-byte code: a leaf, the
-//! n-ary sum, a custom op, an op with a rule (every one- and two-parent op, whose name
-//! its rule gives), or a neuron node with its activation.
-
-use super::compact::Act;
+//! n-ary sum, a custom op, or an op whose closure names it (every one- and two-parent
+//! op, whose name its rule gives).
 
 /// Which operation produced a [`Value`](crate::Value); [`Value::op`](crate::Value::op)
 /// shows it as Python's `_op` string.
@@ -14,24 +12,21 @@ pub(crate) enum Op {
     Sum,
     /// A [`Value::custom`](crate::Value::custom) op (its name is kept with its closures).
     Custom,
-    /// A one- or two-parent op (`+`, `relu`, `atan`, ...): its closure carries its rule
-    /// (`Node::rule`), and with it its name.
+    /// An op whose closure names it (`Backward::name`): a one- or two-parent op (`+`,
+    /// `relu`, `atan`, ...), whose closure carries its rule (`Node::rule`), or a node
+    /// of `src/fast/`.
     Rule,
-    /// [`Value::neuron`](crate::Value::neuron)'s `act(b + w0·x0 + w1·x1 + ...)` as one
-    /// node (`"neuron"`, `"relu neuron"`, ...).
-    Neuron(Act),
 }
 
 impl Op {
     /// The op as Python's `_op` string (`""` for a leaf; an op with a rule is named by
-    /// its rule).
+    /// its closure).
     pub(crate) fn symbol(self) -> &'static str {
         match self {
             Op::Leaf => "",
             Op::Sum => "sum",
             Op::Custom => "custom",
             Op::Rule => "rule",
-            Op::Neuron(act) => act.symbol(),
         }
     }
 }

@@ -30,6 +30,18 @@ pub(crate) trait Backward: Any {
         None
     }
 
+    /// The op's name, as [`Value::op`] shows it: its rule's.
+    fn name(&self) -> &'static str {
+        self.rule().map_or(Op::Rule.symbol(), Rule::name)
+    }
+
+    /// For a node of `src/fast/` whose parents are not Python's (a neuron node's are
+    /// its shared lists): Python's parents of it, for a reader of the graph
+    /// (`Node::parent_list`). `None` for every other node.
+    fn python_parents(&self, _out: &Node) -> Option<Vec<Value>> {
+        None
+    }
+
     /// For a node that keeps an `f64` operand in place of its leaf (`src/fast/`):
     /// Python's parents for it and the closure that goes with them (see
     /// `Value::expand`). `None` for every other node.

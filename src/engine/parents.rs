@@ -1,11 +1,10 @@
 //! A node's parents (Python's `_prev`): inline for up to two, a list for more, and the
-//! two compact forms of `src/fast/` (an `f64` operand kept in the node, a neuron's
-//! shared lists; their types and their walk are in `compact.rs`).
+//! compact form of an `f64` operand kept in its node (`src/fast/constant.rs`; its side
+//! and its walk are in `compact.rs`).
 
 use std::cell::Cell;
-use std::rc::Rc;
 
-use super::compact::{NeuronInputs, NeuronParams, Side, Walk};
+use super::compact::Side;
 use super::value::Value;
 
 /// The parents (Python's `_prev`) of a node, stored inline for up to two parents so a
@@ -26,19 +25,10 @@ pub(crate) enum Parents {
     /// the node, so that the op costs one allocation, not two (see
     /// `src/fast/constant.rs`, which puts the leaf back wherever the graph is read).
     Constant([Value; 1], f64, Side, Cell<bool>),
-    /// A [`Value::neuron`] node's parameters `[b, w0, w1, ...]` and inputs `[x0, x1,
-    /// ...]`, each shared with other nodes (see `src/fast/neuron.rs`); Python's order of them is
-    /// `[b, w0, x0, w1, x1, ...]`.
-    Neuron(Rc<NeuronParams>, Rc<NeuronInputs>),
 }
 
 impl Parents {
     /// The parents as a slice, in the order the operation received them.
-    ///
-    /// # Panics
-    ///
-    /// On a [`Parents::Neuron`], whose parents are two shared lists: use
-    /// [`all`](Parents::all) instead (or `Node::parent_list`).
     pub(crate) fn as_slice(&self) -> &[Value] {
         match self {
             Parents::None => &[],
@@ -46,21 +36,6 @@ impl Parents {
             Parents::Two(p) => p,
             Parents::Many(p) => p,
             Parents::Constant(p, ..) => p,
-            Parents::Neuron(..) => unreachable!("a shared neuron's parents are listed by all()"),
-        }
-    }
-
-    /// Every parent, in the order the operation received them (a neuron's
-    /// `[b, w0, x0, w1, x1, ...]`).
-    #[inline]
-    pub(crate) fn all(&self) -> Walk<'_> {
-        match self {
-            Parents::Neuron(params, inputs) => Walk::Terms {
-                first: Some(params.bias()),
-                terms: params.weights().iter().zip(inputs.values.iter()),
-                second: None,
-            },
-            _ => Walk::Slice(self.as_slice().iter()),
         }
     }
 

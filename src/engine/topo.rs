@@ -43,7 +43,6 @@ impl Value {
     /// assert_eq!((x.grad(), y.grad()), (0.0, 0.0));
     /// ```
     pub fn zero_grad_graph(&self) {
-        // (Python's graph, as `topo()` walks it: a neuron's parameters too.)
         self.topo().iter().for_each(Value::zero_grad);
     }
 }
@@ -57,9 +56,9 @@ impl Value {
     ///
     /// It is the post-order of a depth-first search over the parents in the order the
     /// op took them: Python's `build_topo`, the one [`backward`](Value::backward) runs,
-    /// over Python's graph (a node that keeps an `f64` operand or a neuron's lists in
-    /// a compact form shows them as Python's nodes first): linear in the
-    /// size of the graph, at any depth.
+    /// over Python's graph (a node that keeps an `f64` operand or a neuron's lists in a
+    /// compact form shows them as Python's nodes first): linear in the size of the
+    /// graph, at any depth.
     ///
     /// [`backward`](Value::backward) runs the rules in this order, reversed, so the loop
     /// below gives its gradients bit for bit.

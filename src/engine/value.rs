@@ -72,9 +72,8 @@ impl Node {
         }
     }
 
-    /// The parents, in the order the operation received them (for the ops' closures:
-    /// not a neuron node, whose rule reads its shared lists; see
-    /// [`parent_list`](Node::parent_list)).
+    /// The parents, in the order the operation received them (a node of `src/fast/`
+    /// may keep others than Python's: a reader asks [`parent_list`](Node::parent_list)).
     pub(crate) fn parents(&self) -> &[Value] {
         self.parents.as_slice()
     }
@@ -152,7 +151,7 @@ impl Value {
         consts: Consts,
         backward: BackwardFn,
     ) -> Value {
-        let requires_grad = parents.all().any(|p| p.node().passes_grad());
+        let requires_grad = parents.as_slice().iter().any(|p| p.node().passes_grad());
         let extra = (consts != NO_CONSTS).then(|| {
             Box::new(Extra {
                 consts,

@@ -7,12 +7,13 @@
 //! | `constant.rs` | `&x * 2.0`: one node keeping the `2.0` | `x * Value(2.0)` | a node per `f64` operand: half the heap bytes of `y = y * 1.0000001 + 0.5` |
 //! | `neuron.rs` | [`Value::neuron`](crate::Value::neuron): `act(b + Σ wᵢ·xᵢ)` as one node | 2n + 1 nodes | 2n nodes per neuron: the dynamic moons step |
 //!
-//! The engine knows each form only as a variant of a node's parents
-//! (`Parents::Constant`, `Parents::Neuron`: the one place where it is told of them),
-//! walks them in `backward()` and the drop as they are. Wherever a graph is read, a
-//! neuron's parents are listed from its shared lists (`Node::parent_list`), and the
-//! node's closure puts an `f64` operand's leaf back (`Value::expand`,
-//! `Backward::python_graph`).
+//! The engine knows the `f64` operand as a variant of a node's parents
+//! (`Parents::Constant`: the one place where it is told of it) and walks it in
+//! `backward()` and the drop as it is; wherever a graph is read, the node's closure
+//! puts the operand's leaf back (`Value::expand`, `Backward::python_graph`). A neuron
+//! node is made of what the engine has for every node: its two parents are nodes that
+//! list the neuron's parameters and the layer's inputs, and its closure names it and
+//! lists Python's parents for a reader (`Backward::name`, `Backward::python_parents`).
 //! Both are built on what [`Value::custom`](crate::Value::custom) uses too: a node with
 //! its own boxed backward closure.
 
@@ -23,7 +24,8 @@ use crate::Value;
 mod constant;
 mod neuron;
 
-pub(crate) use neuron::{activation_rule, is_neuron_activation, sum_grad};
+pub(crate) use neuron::{activation_rule, is_neuron_activation, neuron_act, sum_grad};
+pub(crate) use neuron::{Act, NeuronInputs, NeuronParams};
 #[cfg(test)]
 mod tests;
 

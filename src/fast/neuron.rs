@@ -2,55 +2,159 @@
 //!
 //! Python's `Neuron.__call__` builds `sum((wi*xi for wi,xi in zip(self.w, x)), self.b)`
 //! and then `relu()`: a `*` node per input, a `+` node per term and one for the
-//! activation, 2n + 1 nodes for n inputs. Here the whole neuron is one node whose
-//! parents are `[b, w0, x0, w1, x1, ...]`. It adds the same rounded products in the same
-//! order, so its value has Python's bits, and its rule adds the same contributions as
-//! the products' and the sum's rules would.
+//! activation, 2n + 1 nodes for n inputs. Here the whole neuron is one node. It adds the
+//! same rounded products in the same order, so its value has Python's bits, and its rule
+//! adds the same contributions as the products' and the sum's rules would.
 //! [`DotOptions::as_python`](crate::view::DotOptions::as_python) draws it as Python's
 //! graph again.
 //!
-//! The node shares its parameters and its inputs with other nodes (the lists of
-//! `src/engine/compact.rs`): a neuron costs one allocation, its node, and no reference
-//! count per weight and input to raise when it is built and lower when it is dropped.
-//! [`Value::neuron`] (in `src/nn/one_node.rs`) maps an `Activation` onto it.
+//! The node does not copy its 2n + 1 parents. Its two parents are nodes that list them
+//! (a *list*: a node with no rule of its own): one of the neuron's parameters `[b, w0,
+//! w1, ...]` ([`NeuronParams`], made once per neuron and shared by the node of every
+//! sample) and one of its inputs ([`NeuronInputs`], made once per layer and sample,
+//! shared by the layer's neurons). So a neuron costs one allocation, its node, and no
+//! reference count per weight and input to raise when it is built and lower when it is
+//! dropped; and `backward()` visits a layer's inputs once per sample, and the weights
+//! once per pass. A reader of the graph sees Python's parents `[b, w0, x0, w1, x1,
+//! ...]`, which the node's closure lists (`Backward::python_parents`).
+//!
+//! Only a neuron whose parameters are all leaves (as a model's are) is one node: a
+//! computed weight's graph would be walked with the other weights, before the inputs,
+//! where Python walks each weight's just before its input, and its rules would run in
+//! another order. Such a neuron is Python's graph itself. [`Value::neuron`] (in `src/nn/one_node.rs`) maps an
+//! `Activation` onto the node.
 
-use std::rc::Rc;
+use std::cell::Ref;
 
-use crate::engine::compact::Act;
-use crate::engine::compact::{NeuronInputs, NeuronParams};
 use crate::engine::op::Op;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::rules::{Rule, NO_CONSTS};
-use crate::engine::value::Node;
+use crate::engine::value::{BackwardFn, Node};
 use crate::watch;
 use crate::{Error, Value};
+
+/// A neuron's parameters `[b, w0, w1, ...]`, and, when all are leaves, the list that
+/// the nodes of every sample share.
+pub(crate) struct NeuronParams {
+    /// `[b, w0, w1, ...]`.
+    values: Box<[Value]>,
+    /// A list of `values` (see [`list`]), when all are leaves (a leaf stays one).
+    list: Option<Value>,
+}
+
+impl NeuronParams {
+    /// The parameters `[bias, weights...]`.
+    pub(crate) fn new(bias: &Value, weights: &[Value]) -> NeuronParams {
+        let values: Box<[Value]> = std::iter::once(bias).chain(weights).cloned().collect();
+        let leaves = values.iter().all(|v| v.node().op == Op::Leaf);
+        let list = leaves.then(|| list(values.to_vec()));
+        NeuronParams { values, list }
+    }
+
+    /// The bias `b`.
+    pub(crate) fn bias(&self) -> &Value {
+        &self.values[0]
+    }
+
+    /// The weights `w0, w1, ...`.
+    pub(crate) fn weights(&self) -> &[Value] {
+        &self.values[1..]
+    }
+}
+
+/// A layer's inputs for one sample, as a list that the nodes of its neurons share.
+#[derive(Clone)]
+pub(crate) struct NeuronInputs(Value);
+
+impl NeuronInputs {
+    /// The list of `values`.
+    pub(crate) fn new(values: Vec<Value>) -> NeuronInputs {
+        NeuronInputs(list(values))
+    }
+
+    /// `[x0, x1, ...]`.
+    pub(crate) fn values(&self) -> Ref<'_, [Value]> {
+        Ref::map(self.0.node(), Node::parents)
+    }
+}
+
+/// A node whose parents are `values`: a list, with no rule of its own and no value.
+fn list(values: Vec<Value>) -> Value {
+    let parents = Parents::Many(values.into_boxed_slice());
+    Value::from_op(0.0, Op::Rule, parents, NO_CONSTS, Box::new(List))
+}
+
+/// A list's closure: it names the node and adds nothing.
+struct List;
+
+impl Backward for List {
+    fn run(&self, _out: &Node) {}
+
+    fn name(&self) -> &'static str {
+        "list"
+    }
+}
+
+/// The activation a neuron node applies to its weighted sum: those whose derivative is
+/// a function of the output alone, so the node need not keep the sum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Act {
+    /// The sum itself.
+    Linear,
+    /// `relu(sum)`.
+    Relu,
+    /// `tanh(sum)`.
+    Tanh,
+    /// `sigmoid(sum)`.
+    Sigmoid,
+}
+
+impl Act {
+    /// Every activation, in the order of their indices (`act as usize`, the `K` of a
+    /// neuron node's closure `NeuronRule<K>`).
+    const ALL: [Act; 4] = [Act::Linear, Act::Relu, Act::Tanh, Act::Sigmoid];
+
+    /// A neuron node's `_op` string: `"neuron"`, `"relu neuron"`, ...
+    pub(crate) fn symbol(self) -> &'static str {
+        match self {
+            Act::Linear => "neuron",
+            Act::Relu => "relu neuron",
+            Act::Tanh => "tanh neuron",
+            Act::Sigmoid => "sigmoid neuron",
+        }
+    }
+}
 
 impl Value {
     /// The node of a neuron with the activation `act` over the parameters `params` and
     /// the inputs `inputs`, which the node shares (see the module's documentation):
     /// what [`Value::neuron`] makes (a leaky ReLU goes on top of a `Linear` one). An
-    /// activation of a sum that is not finite is a node of its own above it.
+    /// activation of a sum that is not finite is a node of its own above it; a neuron
+    /// with a parameter that is not a leaf is Python's graph.
     ///
     /// # Errors
     ///
     /// [`Error::InputWidth`] if `inputs` and the weights differ in length.
     pub(crate) fn neuron_node(
-        params: &Rc<NeuronParams>,
-        inputs: &Rc<NeuronInputs>,
+        params: &NeuronParams,
+        inputs: &NeuronInputs,
         mut act: Act,
     ) -> Result<Value, Error> {
         let weights = params.weights();
-        let inputs_list = &inputs.values;
+        let inputs_list = inputs.values();
         if inputs_list.len() != weights.len() {
             return Err(Error::InputWidth {
                 expected: weights.len(),
                 got: inputs_list.len(),
             });
         }
+        let Some(params_list) = &params.list else {
+            return Ok(python_neuron(params, &inputs_list, act));
+        };
         // (`data()` of each weight and input, with one look for a live `Training` for
         // the whole neuron: each case is its own loop.)
-        let terms = weights.iter().zip(inputs_list);
+        let terms = weights.iter().zip(&*inputs_list);
         let sum = match watch::trainings_live() {
             true => weighted_sum::<true>(params.bias(), terms),
             false => weighted_sum::<false>(params.bias(), terms),
@@ -65,9 +169,14 @@ impl Value {
             Some(Rule::One(rule)) => (rule.forward)(sum, NO_CONSTS),
             _ => sum,
         };
-        let parents = Parents::Neuron(Rc::clone(params), Rc::clone(inputs));
-        let op = Op::Neuron(act);
-        let out = Value::from_op(data, op, parents, NO_CONSTS, Box::new(NeuronRule));
+        // (Whether it needs a gradient is asked of its weights and inputs, as `from_op`
+        // asks a node's parents; not of the list of weights, whose answer dates from
+        // when the neuron was made.)
+        let requires_grad =
+            (params.values.iter().chain(&*inputs_list)).any(|v| v.node().passes_grad());
+        let parents = Parents::Two([params_list.clone(), inputs.0.clone()]);
+        let out = Value::from_op(data, Op::Rule, parents, NO_CONSTS, closure(act));
+        out.0.borrow_mut().requires_grad = requires_grad;
         let Some(rule) = separate else {
             return Ok(out);
         };
@@ -104,32 +213,82 @@ pub(crate) fn is_neuron_activation(node: &Node) -> bool {
     node.mark::<NeuronActivation>().is_some()
 }
 
-/// A neuron node's closure: its [`rule`]. (A reader of the graph lists the node's
-/// parents `[b, w0, x0, w1, x1, ...]` from its shared lists, `Node::parent_list`; the
-/// node keeps them as they are.)
-struct NeuronRule;
-
-impl Backward for NeuronRule {
-    fn run(&self, out: &Node) {
-        rule(out);
+/// Python's graph of a neuron: `sum((wi*xi for wi,xi in zip(w, x)), b)`, then the
+/// activation.
+fn python_neuron(params: &NeuronParams, inputs: &[Value], act: Act) -> Value {
+    let mut sum = params.bias().clone();
+    for (w, x) in params.weights().iter().zip(inputs) {
+        sum = &sum + &(w * x);
     }
+    match activation_rule(act) {
+        Some(rule) => rule.apply1(&sum, NO_CONSTS),
+        None => sum,
+    }
+}
+
+/// A neuron node's closure, named by its activation, `Act::ALL[ACT]` (zero-sized, so
+/// boxing it allocates nothing): its [`rule`], its name, and its parents in Python's
+/// order for a reader of the graph.
+struct NeuronRule<const ACT: usize>;
+
+impl<const ACT: usize> Backward for NeuronRule<ACT> {
+    fn run(&self, out: &Node) {
+        rule(Act::ALL[ACT], out);
+    }
+
+    fn name(&self) -> &'static str {
+        Act::ALL[ACT].symbol()
+    }
+
+    fn python_parents(&self, out: &Node) -> Option<Vec<Value>> {
+        let (params, inputs) = lists(out);
+        let [b, weights @ ..] = params.parents() else {
+            unreachable!("a neuron has its bias")
+        };
+        let terms = weights.iter().zip(inputs.parents());
+        let pairs = terms.flat_map(|(w, x)| [w, x]);
+        Some(std::iter::once(b).chain(pairs).cloned().collect())
+    }
+}
+
+/// The closure of a neuron node with the activation `act`.
+fn closure(act: Act) -> BackwardFn {
+    match act {
+        Act::Linear => Box::new(NeuronRule::<{ Act::Linear as usize }>),
+        Act::Relu => Box::new(NeuronRule::<{ Act::Relu as usize }>),
+        Act::Tanh => Box::new(NeuronRule::<{ Act::Tanh as usize }>),
+        Act::Sigmoid => Box::new(NeuronRule::<{ Act::Sigmoid as usize }>),
+    }
+}
+
+/// The activation of a neuron node (`None` for every other node).
+pub(crate) fn neuron_act(node: &Node) -> Option<Act> {
+    /// Whether `node`'s closure is a neuron node's with the activation `Act::ALL[K]`.
+    fn is<const K: usize>(node: &Node) -> bool {
+        node.closure::<NeuronRule<K>>().is_some()
+    }
+    let found = [is::<0>(node), is::<1>(node), is::<2>(node), is::<3>(node)];
+    found.iter().position(|&found| found).map(|k| Act::ALL[k])
+}
+
+/// The lists a neuron node holds: of its parameters `[b, w0, w1, ...]` and of its
+/// inputs `[x0, x1, ...]`.
+fn lists(out: &Node) -> (Ref<'_, Node>, Ref<'_, Node>) {
+    let [params, inputs] = out.parents() else {
+        unreachable!("a neuron node holds its two lists")
+    };
+    (params.node(), inputs.node())
 }
 
 /// The rule of a neuron node: what the activation's, the sum's and the products' rules
 /// of Python's graph add, in the order they add it.
-fn rule(out: &Node) {
-    let Op::Neuron(act) = out.op else {
-        unreachable!("a neuron node's op is Op::Neuron")
-    };
+fn rule(act: Act, out: &Node) {
     let g = sum_grad(act, out);
-    let Parents::Neuron(params, inputs) = &*out.parents else {
-        unreachable!("a neuron node keeps its shared lists")
+    let (params, inputs) = lists(out);
+    let [b, weights @ ..] = params.parents() else {
+        unreachable!("a neuron has its bias")
     };
-    add_terms(
-        g,
-        params.bias(),
-        params.weights().iter().zip(&inputs.values),
-    );
+    add_terms(g, b, weights.iter().zip(inputs.parents()));
 }
 
 /// The grad of a neuron node's sum in Python's graph: `0.0 + f'(s) * out.grad`, as the

@@ -1,13 +1,12 @@
 //! A layer of neurons that all see the same input (micrograd's `class Layer`).
 
 use std::fmt;
-use std::rc::Rc;
 
 use rand::Rng;
 
 use super::neuron::check_width;
 use super::{Activation, Init, Module, Neuron};
-use crate::engine::compact::NeuronInputs;
+use crate::fast::NeuronInputs;
 use crate::{Error, Value};
 
 /// `nout` [`Neuron`]s, each with `nin` inputs and the same [`Activation`]; the output is
@@ -95,8 +94,8 @@ impl Layer {
 
     /// [`forward`](Layer::forward) on inputs that the neurons' nodes share (one list
     /// for the layer, not a copy per neuron).
-    pub(crate) fn forward_shared(&self, x: &Rc<NeuronInputs>) -> Result<Vec<Value>, Error> {
-        check_width(self.nin, x.values.len())?;
+    pub(crate) fn forward_shared(&self, x: &NeuronInputs) -> Result<Vec<Value>, Error> {
+        check_width(self.nin, x.values().len())?;
         let mut out = Vec::with_capacity(self.neurons.len());
         for n in &self.neurons {
             out.push(n.forward_shared(x)?);

@@ -7,7 +7,7 @@ use rand::Rng;
 use super::layer::{leaves, write_list};
 use super::neuron::check_width;
 use super::{Activation, Init, Layer, Module};
-use crate::engine::compact::NeuronInputs;
+use crate::fast::NeuronInputs;
 use crate::{Error, Value};
 
 /// A multi-layer perceptron: [`Layer`]s applied one after the other.

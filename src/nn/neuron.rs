@@ -6,7 +6,7 @@ use std::rc::Rc;
 use rand::Rng;
 
 use super::{Activation, Module};
-use crate::engine::compact::{NeuronInputs, NeuronParams};
+use crate::fast::{NeuronInputs, NeuronParams};
 use crate::random::uniform;
 use crate::{Error, Value};
 
@@ -120,7 +120,7 @@ impl Neuron {
     /// neurons of its layer (see `src/fast/neuron.rs`).
     ///
     /// A [`Custom`](Activation::Custom) activation is applied to a linear neuron's node.
-    pub(crate) fn forward_shared(&self, x: &Rc<NeuronInputs>) -> Result<Value, Error> {
+    pub(crate) fn forward_shared(&self, x: &NeuronInputs) -> Result<Value, Error> {
         match self.activation {
             Activation::Custom(custom) => {
                 let sum = Value::shared_neuron(&self.params, x, Activation::Linear)?;

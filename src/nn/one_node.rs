@@ -7,8 +7,8 @@
 use std::rc::Rc;
 
 use super::Activation;
-use crate::engine::compact::Act;
-use crate::engine::compact::{NeuronInputs, NeuronParams};
+use crate::fast::Act;
+use crate::fast::{NeuronInputs, NeuronParams};
 use crate::{Error, Value};
 
 impl Value {
@@ -37,6 +37,12 @@ impl Value {
     /// A [`Layer`](crate::nn::Layer) shares its neurons' parameters and its inputs
     /// between the nodes it makes (one allocation per neuron); called directly, this
     /// makes the node its own lists.
+    ///
+    /// Only a neuron whose bias and weights are all leaves (as a model's are) is one
+    /// node. With a computed one (`w0 = &a * &c`), this builds Python's graph of `*`
+    /// and `+` nodes and the activation: the one node would walk the weights' graphs
+    /// before the inputs', where Python walks each weight's with its input, and run
+    /// their rules in another order.
     ///
     /// # Errors
     ///
@@ -69,7 +75,7 @@ impl Value {
     /// node shares (see `src/fast/neuron.rs`).
     pub(crate) fn shared_neuron(
         params: &Rc<NeuronParams>,
-        inputs: &Rc<NeuronInputs>,
+        inputs: &NeuronInputs,
         activation: Activation,
     ) -> Result<Value, Error> {
         // (A leaky ReLU's derivative needs the sum, which a neuron node does not keep;

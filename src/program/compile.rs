@@ -12,13 +12,13 @@
 use super::code::{Arity, Code};
 use super::{ConstantTarget, Program, Run, Step};
 use crate::address::{AddressMap, AddressSet};
-use crate::engine::compact::Act;
 use crate::engine::op::Op;
 use crate::engine::rules::{Rule, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
 use crate::fast::is_neuron_activation;
+use crate::fast::{neuron_act, Act};
 
 /// What compiling a graph makes: the [`Program`], and what a runner needs at its edge.
 pub(crate) struct Compiled {
@@ -147,13 +147,14 @@ impl Program {
                         let y = term.y.as_ref().map_or(one, idx);
                         program.push_term(start, idx(&term.x), y, merge);
                     }
-                    let step = match (node.op, activation(&node)) {
-                        (Op::Sum | Op::Neuron(Act::Linear), _) => Step::Dot,
-                        (Op::Neuron(act), _) => Step::DotThen(neuron_code(act)),
-                        (_, Some(code)) => Step::DotThen(code),
+                    let neuron = neuron_act(&node);
+                    let step = match (node.op, neuron, activation(&node)) {
+                        (Op::Sum, ..) | (_, Some(Act::Linear), _) => Step::Dot,
+                        (_, Some(act), _) => Step::DotThen(neuron_code(act)),
+                        (.., Some(code)) => Step::DotThen(code),
                         _ => unreachable!("only a sum, a neuron or an activation is a dot"),
                     };
-                    if let Op::Neuron(_) = node.op {
+                    if neuron.is_some() {
                         program.neurons.push(k);
                     }
                     (step, [start as u32, program.runs.len() as u32])
@@ -289,7 +290,7 @@ fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
     for v in order {
         let node = v.node();
         if node.op != Op::Leaf && node.requires_grad {
-            fed.extend(node.parents.all().map(Value::address));
+            fed.extend(node.parent_list().iter().map(Value::address));
         }
     }
     let gets_grad = |v: &Value| v.node().requires_grad && fed.contains(&v.address());
@@ -304,7 +305,7 @@ fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
 fn use_counts(order: &[Value]) -> AddressMap<u32> {
     let mut uses: AddressMap<u32> = AddressMap::default();
     for v in order {
-        for p in v.node().parents.all() {
+        for p in v.node().parent_list().iter() {
             *uses.entry(p.address()).or_insert(0) += 1;
         }
     }
@@ -568,7 +569,7 @@ impl Term {
 ///   sum's).
 fn dot_terms(v: &Value, fused: &AddressSet) -> Option<Vec<Term>> {
     let node = v.node();
-    if let Op::Neuron(_) = node.op {
+    if neuron_act(&node).is_some() {
         let parents = node.parent_list();
         let [b, wx @ ..] = &*parents else {
             unreachable!("a neuron node has its bias")

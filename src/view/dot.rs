@@ -3,9 +3,9 @@
 use std::fmt::Write;
 
 use crate::address::{AddressMap, AddressSet};
-use crate::engine::compact::Act;
 use crate::engine::op::Op;
 use crate::engine::value::{Node, Value};
+use crate::fast::{neuron_act, Act};
 
 /// Which way a drawing's arrows run (Graphviz's `rankdir`), as `draw_dot`'s
 /// `rankdir='LR'` argument in micrograd's `trace_graph.ipynb`, which accepts exactly
@@ -145,13 +145,13 @@ impl Value {
                 fixed4(node.data),
                 fixed4(node.grad)
             );
-            if let (Op::Neuron(act), true) = (node.op, options.as_python) {
+            if let (Some(act), true) = (neuron_act(&node), options.as_python) {
                 python_neuron(&mut out, i, &node, act, id);
             } else if node.op != Op::Leaf {
                 let label = escape_string(&op_label(&node));
                 let _ = writeln!(out, "  n{i}op [label=\"{label}\"];");
                 let _ = writeln!(out, "  n{i}op -> n{i};");
-                for parent in node.parents.all() {
+                for parent in node.parent_list().iter() {
                     let _ = writeln!(out, "  n{} -> n{i}op;", id(parent));
                 }
             }
@@ -302,7 +302,7 @@ pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
         // (Python's graph: see `Value::expand`.)
         value.expand();
         f(&value);
-        for parent in value.node().parents.all() {
+        for parent in value.node().parent_list().iter() {
             if seen.insert(parent.address()) {
                 stack.push(parent.clone());
             }

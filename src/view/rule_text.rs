@@ -44,7 +44,9 @@ pub(crate) fn rule_text(op: Op, rule: Option<Rule>) -> RuleText {
             &["for term in terms: term.grad += out.grad"],
             &["for t in out.parents() {", "t.add_grad(out.grad);"],
         ),
-        Op::Neuron(_) => (
+        // (An op named by its closure that has no rule: a neuron node of `src/fast/`, the
+        // only such node a reader of the graph meets.)
+        Op::Rule => (
             Composed("a neuron as b + w0*x0 + w1*x1 + ... and its activation"),
             &[
                 "g = f'(sum) * out.grad  # the activation's rule",
@@ -113,11 +115,7 @@ mod tests {
             .flat_map(|f| f.lines())
             .map(str::trim)
             .collect();
-        let others = [
-            Op::Leaf,
-            Op::Sum,
-            Op::Neuron(crate::engine::compact::Act::Relu),
-        ];
+        let others = [Op::Leaf, Op::Sum, Op::Rule];
         let engine_ops = crate::program::code::Code::ALL.iter();
         let ops = engine_ops.map(|code| rule_text(Op::Rule, Some(code.rule())));
         let ops = ops.chain(others.iter().map(|&op| rule_text(op, None)));

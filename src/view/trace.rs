@@ -78,7 +78,9 @@ impl Trace {
                     op: node.op,
                     rule: node.rule(),
                     data: node.data,
-                    parents: node.parents.all().map(|p| index[&p.address()]).collect(),
+                    parents: (node.parent_list().iter())
+                        .map(|p| index[&p.address()])
+                        .collect(),
                 }
             })
             .collect::<Vec<_>>();
