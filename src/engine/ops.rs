@@ -19,8 +19,11 @@ use super::rules::{Consts, Rule, NO_CONSTS};
 use super::value::{BackwardFn, Node, Value};
 
 /// A node's backward closure (Python's `_backward`): every `Fn(&Node)` closure is one.
-/// The closure of an op also gives its op's rule; a floor above may wrap a node's
-/// closure in a type of its own to mark the node (`Node::closure`).
+/// Its other methods are what a reader of the graph (the tape, the pictures) asks of
+/// the node, each with a default: the op's rule and name, and, for the compact nodes
+/// of `src/fast/`, Python's parents of the node. They and `Node::closure`, with which
+/// a floor above finds a closure type of its own, are the engine's hook for the floors
+/// above it.
 pub(crate) trait Backward: Any {
     /// Adds `d out / d parent * out.grad` to each parent's grad.
     fn run(&self, out: &Node);
