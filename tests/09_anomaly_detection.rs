@@ -155,3 +155,20 @@ fn a_nan_weight_of_a_neuron_is_reported_as_that_leaf() {
         assert_eq!(w[1].grad(), 0.0, "no backward rule ran");
     }
 }
+
+// w = [1e200, nan]; x = [1e200, 1.0]   -- Python's graph names its first value that is not
+// finite, the `*` of w0*x0 (inf); a neuron node is one value, checked after all its
+// weights and inputs: it names the NaN weight, or itself when every one is finite
+#[test]
+fn a_neuron_is_checked_as_one_value_after_its_weights_and_inputs() {
+    use micrograd::nn::Activation;
+    let b = Value::new(0.5);
+    let x = [Value::new(1e200), Value::new(1.0)];
+    for (w1, expected) in [(f64::NAN, ""), (1.0, "neuron")] {
+        let w = [Value::new(1e200), Value::new(w1)];
+        let y = Value::neuron(&b, &w, &x, Activation::Linear).unwrap();
+        assert_eq!(non_finite(y.try_backward().unwrap_err()).1, expected);
+        let python = &b + &w[0] * &x[0] + &w[1] * &x[1];
+        assert_eq!(non_finite(python.try_backward().unwrap_err()).1, "*");
+    }
+}

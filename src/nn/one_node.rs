@@ -25,6 +25,11 @@ impl Value {
     /// sum that is not finite (so that [`try_backward`](Value::try_backward) reports the
     /// overflow, which `tanh(∞) = 1` would hide).
     ///
+    /// `try_backward` checks the node as one value, after all its weights and inputs: a
+    /// product or partial sum inside it that overflows is reported as this node (op
+    /// `"neuron"`), where Python's graph names its `*` or `+` node; and where a weight
+    /// or input after that product is itself not finite, that weight or input is named.
+    ///
     /// Derivative, with `s = b + Σ wi·xi` and `f` the activation (`f' = 1` for
     /// `Linear`): d/db = f'(s), d/dwᵢ = xᵢ·f'(s), d/dxᵢ = wᵢ·f'(s). The rule adds
     /// `b.grad += g`, then `wᵢ.grad += xᵢ·g` and `xᵢ.grad += wᵢ·g` for i = 0, 1, ...,
