@@ -21,8 +21,8 @@
 //! Only a neuron whose parameters are all leaves (as a model's are) is one node: a
 //! computed weight's graph would be walked with the other weights, before the inputs,
 //! where Python walks each weight's just before its input, and its rules would run in
-//! another order. Such a neuron is Python's graph itself. [`Value::neuron`] (in `src/nn/one_node.rs`) maps an
-//! `Activation` onto the node.
+//! another order. Such a neuron is Python's graph itself. [`Value::neuron`] (in
+//! `src/nn/one_node.rs`) maps an `Activation` onto the node.
 
 use std::cell::Ref;
 
