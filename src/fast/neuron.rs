@@ -241,13 +241,10 @@ impl<const ACT: usize> Backward for NeuronRule<ACT> {
     }
 
     fn python_parents(&self, out: &Node) -> Option<Vec<Value>> {
-        let (params, inputs) = lists(out);
-        let [b, weights @ ..] = params.parents() else {
-            unreachable!("a neuron has its bias")
-        };
-        let terms = weights.iter().zip(inputs.parents());
-        let pairs = terms.flat_map(|(w, x)| [w, x]);
-        Some(std::iter::once(b).chain(pairs).cloned().collect())
+        Some(with_terms(out, |b, weights, inputs| {
+            let pairs = weights.iter().zip(inputs).flat_map(|(w, x)| [w, x]);
+            std::iter::once(b).chain(pairs).cloned().collect()
+        }))
     }
 }
 
@@ -271,24 +268,27 @@ pub(crate) fn neuron_act(node: &Node) -> Option<Act> {
     found.iter().position(|&found| found).map(|k| Act::ALL[k])
 }
 
-/// The lists a neuron node holds: of its parameters `[b, w0, w1, ...]` and of its
-/// inputs `[x0, x1, ...]`.
-fn lists(out: &Node) -> (Ref<'_, Node>, Ref<'_, Node>) {
+/// `f` of a neuron node's bias `b`, weights `[w0, w1, ...]` and inputs `[x0, x1, ...]`,
+/// read from the two lists the node holds.
+#[inline(always)]
+fn with_terms<R>(out: &Node, f: impl FnOnce(&Value, &[Value], &[Value]) -> R) -> R {
     let [params, inputs] = out.parents() else {
         unreachable!("a neuron node holds its two lists")
     };
-    (params.node(), inputs.node())
+    let (params, inputs) = (params.node(), inputs.node());
+    let [b, weights @ ..] = params.parents() else {
+        unreachable!("a neuron has its bias")
+    };
+    f(b, weights, inputs.parents())
 }
 
 /// The rule of a neuron node: what the activation's, the sum's and the products' rules
 /// of Python's graph add, in the order they add it.
 fn rule(act: Act, out: &Node) {
     let g = sum_grad(act, out);
-    let (params, inputs) = lists(out);
-    let [b, weights @ ..] = params.parents() else {
-        unreachable!("a neuron has its bias")
-    };
-    add_terms(g, b, weights.iter().zip(inputs.parents()));
+    with_terms(out, |b, weights, inputs| {
+        add_terms(g, b, weights.iter().zip(inputs))
+    });
 }
 
 /// The grad of a neuron node's sum in Python's graph: `0.0 + f'(s) * out.grad`, as the
