@@ -2,6 +2,7 @@
 //! loss's constant target, a neuron's separate activation), without a field in the
 //! engine's `Node`. The mark wraps the node's backward closure, which runs as before.
 
+use crate::engine::inspect::Reader;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::rules::Rule;
@@ -9,8 +10,8 @@ use crate::engine::value::{BackwardFn, Node};
 use crate::Value;
 
 /// A node's closure with a mark `M`, which the floor reads back from the node
-/// ([`Value::mark`], [`Node::mark`]). It runs the closure, gives its rule, and keeps
-/// the mark on the node's Python graph.
+/// ([`Value::mark`], [`Node::mark`]). It runs the closure, answers a reader as the
+/// closure does, and keeps the mark on the node's Python graph.
 struct Marked<M> {
     closure: BackwardFn,
     mark: M,
@@ -20,9 +21,21 @@ impl<M: Copy + 'static> Backward for Marked<M> {
     fn run(&self, out: &Node) {
         self.closure.run(out);
     }
+}
 
+/// A marked closure answers a reader as the closure it wraps does (the Python graph it
+/// gives keeps the mark).
+impl<M: Copy + 'static> Reader for Marked<M> {
     fn rule(&self) -> Option<Rule> {
         self.closure.rule()
+    }
+
+    fn name(&self) -> &'static str {
+        self.closure.name()
+    }
+
+    fn python_parents(&self, out: &Node) -> Option<Vec<Value>> {
+        self.closure.python_parents(out)
     }
 
     fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {

@@ -30,7 +30,7 @@ impl Parents {
 
 impl Value {
     /// Puts Python's leaf back where this node keeps an `f64` operand in its place
-    /// (`src/fast/constant.rs`): the node's closure knows how (`Backward::python_graph`).
+    /// (`src/fast/constant.rs`): the node's closure knows how (`Reader::python_graph`).
     /// Every walk that shows or compiles the graph calls it on each node before reading
     /// its parents ([`Value::topo`]); `backward()` and the drop read the compact forms as
     /// they are.

@@ -11,6 +11,7 @@
 
 use std::sync::Arc;
 
+use super::inspect::Reader;
 use super::op::Op;
 use super::ops::Backward;
 use super::parents::Parents;
@@ -193,6 +194,10 @@ impl Backward for Custom {
         });
     }
 }
+
+/// A custom node's name is kept with its closures (`Node::custom`), not asked of a
+/// reader.
+impl Reader for Custom {}
 
 /// Runs `f` on two buffers of `n` numbers each, on the stack for up to 8 parents.
 fn with_scratch(n: usize, f: impl FnOnce(&mut [f64], &mut [f64])) {

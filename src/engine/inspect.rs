@@ -1,5 +1,6 @@
 //! Reading a node: its op (Python's `_op`), its parents (`_prev`), its identity
-//! (`id(v)`, `a is b`), and the closure it carries.
+//! (`id(v)`, `a is b`), and the closure it carries, with what a reader asks of that
+//! closure ([`Reader`]).
 
 use std::any::Any;
 use std::borrow::Cow;
@@ -8,8 +9,43 @@ use std::rc::Rc;
 use super::custom::Custom;
 use super::op::Op;
 use super::ops::Backward;
+use super::parents::Parents;
 use super::rules::Rule;
-use super::value::{Node, Value};
+use super::value::{BackwardFn, Node, Value};
+
+/// What a reader of the graph (the tape, the pictures) asks of a node's closure, each
+/// with a default: the op's rule and name, and, for the compact nodes of `src/fast/`,
+/// Python's parents of the node. With [`Node::closure`], with which a floor above
+/// finds a closure type of its own, these are the engine's hook for the floors above
+/// it.
+pub(crate) trait Reader {
+    /// The rule of the node's op (`None` for a sum, a custom op or a neuron node).
+    fn rule(&self) -> Option<Rule> {
+        None
+    }
+
+    /// The op's name, as [`Value::op`] shows it: its rule's.
+    fn name(&self) -> &'static str {
+        self.rule().map_or(Op::Rule.symbol(), Rule::name)
+    }
+
+    /// For a node of `src/fast/` whose parents are not Python's (a neuron node's are
+    /// its two lists): Python's parents of it, for a reader of the graph
+    /// ([`Node::parent_list`]). `None` for every other node.
+    fn python_parents(&self, _out: &Node) -> Option<Vec<Value>> {
+        None
+    }
+
+    /// For a node that keeps an `f64` operand in place of its leaf (`src/fast/`):
+    /// Python's parents for it and the closure that goes with them (see
+    /// `Value::expand`). `None` for every other node.
+    fn python_graph(&self, _out: &Node) -> Option<(Parents, BackwardFn)> {
+        None
+    }
+}
+
+/// A closure written in an op's method gives no more than the defaults.
+impl<F: Fn(&Node)> Reader for F {}
 
 impl Value {
     /// The values this one was computed from, in the order the operation took them
@@ -78,7 +114,7 @@ impl Value {
 impl Node {
     /// Every parent, in the order the operation received them, for a reader of the
     /// graph: Python's parents, where the node's closure lists them
-    /// (`Backward::python_parents`: a neuron node's `[b, w0, x0, w1, x1, ...]`, made
+    /// (`Reader::python_parents`: a neuron node's `[b, w0, x0, w1, x1, ...]`, made
     /// for the reader from its shared lists), else the node's own.
     pub(crate) fn parent_list(&self) -> Cow<'_, [Value]> {
         let python = self.backward.as_ref().and_then(|b| b.python_parents(self));

@@ -29,7 +29,7 @@
 //! | `op.rs` | the kind of op that made a node (`Op`) | `_op` |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or an `f64` operand kept in the node (`src/fast/constant.rs`) | `_prev` |
 //! | `compact.rs` | all the engine holds for that `f64` operand: its side, and `expand` (Python's nodes for a reader) | `Value(other)` |
-//! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq` | `v._op`, `v._prev`, `id(v)`, `a is b` |
+//! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq`; what a reader asks of a node's closure (`Reader`: the hook for the floors above) | `v._op`, `v._prev`, `id(v)`, `a is b` |
 //! | `write.rs` | `add_grad`, `set_data`, `set_grad`, `zero_grad` | `self.grad += ...`, `p.data = ...`, `p.grad = 0` |
 //! | `label.rs` | labels | the lecture's `e.label = 'e'` |
 //! | `no_grad.rs` | values that need no gradient | PyTorch's `requires_grad=False` |
@@ -71,7 +71,7 @@ pub(crate) mod custom;
 mod drop;
 pub(crate) mod functions;
 mod gradcheck;
-mod inspect;
+pub(crate) mod inspect;
 mod label;
 mod no_grad;
 pub(crate) mod op;

@@ -12,7 +12,7 @@ pub(crate) enum Op {
     Sum,
     /// A [`Value::custom`](crate::Value::custom) op (its name is kept with its closures).
     Custom,
-    /// An op whose closure names it (`Backward::name`): a one- or two-parent op (`+`,
+    /// An op whose closure names it (`Reader::name`): a one- or two-parent op (`+`,
     /// `relu`, `atan`, ...), whose closure carries its rule (`Node::rule`), or a node
     /// of `src/fast/`.
     Rule,

@@ -13,44 +13,17 @@
 use std::any::Any;
 use std::marker::PhantomData;
 
+use super::inspect::Reader;
 use super::op::Op;
 use super::parents::Parents;
 use super::rules::{Consts, Rule, NO_CONSTS};
-use super::value::{BackwardFn, Node, Value};
+use super::value::{Node, Value};
 
 /// A node's backward closure (Python's `_backward`): every `Fn(&Node)` closure is one.
-/// Its other methods are what a reader of the graph (the tape, the pictures) asks of
-/// the node, each with a default: the op's rule and name, and, for the compact nodes
-/// of `src/fast/`, Python's parents of the node. They and `Node::closure`, with which
-/// a floor above finds a closure type of its own, are the engine's hook for the floors
-/// above it.
-pub(crate) trait Backward: Any {
+/// What a reader of the graph asks of it (its op's rule and name) is in [`Reader`].
+pub(crate) trait Backward: Reader + Any {
     /// Adds `d out / d parent * out.grad` to each parent's grad.
     fn run(&self, out: &Node);
-
-    /// The rule of the node's op (`None` for a sum, a custom op or a neuron node).
-    fn rule(&self) -> Option<Rule> {
-        None
-    }
-
-    /// The op's name, as [`Value::op`] shows it: its rule's.
-    fn name(&self) -> &'static str {
-        self.rule().map_or(Op::Rule.symbol(), Rule::name)
-    }
-
-    /// For a node of `src/fast/` whose parents are not Python's (a neuron node's are
-    /// its shared lists): Python's parents of it, for a reader of the graph
-    /// (`Node::parent_list`). `None` for every other node.
-    fn python_parents(&self, _out: &Node) -> Option<Vec<Value>> {
-        None
-    }
-
-    /// For a node that keeps an `f64` operand in place of its leaf (`src/fast/`):
-    /// Python's parents for it and the closure that goes with them (see
-    /// `Value::expand`). `None` for every other node.
-    fn python_graph(&self, _out: &Node) -> Option<(Parents, BackwardFn)> {
-        None
-    }
 }
 
 impl<F: Fn(&Node) + 'static> Backward for F {
@@ -75,7 +48,9 @@ impl<N: Named + 'static, F: Fn(&Node) + 'static> Backward for Tagged<N, F> {
     fn run(&self, out: &Node) {
         (self.0)(out);
     }
+}
 
+impl<N: Named, F> Reader for Tagged<N, F> {
     fn rule(&self) -> Option<Rule> {
         Some(N::RULE)
     }

@@ -19,6 +19,7 @@ use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 use crate::engine::arithmetic::{Plus, Times};
 use crate::engine::compact::Side;
 use crate::engine::composed::{Divide, Minus};
+use crate::engine::inspect::Reader;
 use crate::engine::op::Op;
 use crate::engine::ops::{Backward, Named};
 use crate::engine::parents::Parents;
@@ -64,7 +65,9 @@ impl<N: Named + 'static> Backward for ConstantRule<N> {
     fn run(&self, out: &Node) {
         add_constant_rule(out, rule_of::<N>());
     }
+}
 
+impl<N: Named> Reader for ConstantRule<N> {
     fn rule(&self) -> Option<Rule> {
         Some(N::RULE)
     }

@@ -16,7 +16,7 @@
 //! reference count per weight and input to raise when it is built and lower when it is
 //! dropped; and `backward()` visits a layer's inputs once per sample, and the weights
 //! once per pass. A reader of the graph sees Python's parents `[b, w0, x0, w1, x1,
-//! ...]`, which the node's closure lists (`Backward::python_parents`).
+//! ...]`, which the node's closure lists (`Reader::python_parents`).
 //!
 //! Only a neuron whose parameters are all leaves (as a model's are) is one node: a
 //! computed weight's graph would be walked with the other weights, before the inputs,
@@ -26,6 +26,7 @@
 
 use std::cell::Ref;
 
+use crate::engine::inspect::Reader;
 use crate::engine::op::Op;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
@@ -90,7 +91,9 @@ struct List;
 
 impl Backward for List {
     fn run(&self, _out: &Node) {}
+}
 
+impl Reader for List {
     fn name(&self) -> &'static str {
         "list"
     }
@@ -235,7 +238,9 @@ impl<const ACT: usize> Backward for NeuronRule<ACT> {
     fn run(&self, out: &Node) {
         rule(Act::ALL[ACT], out);
     }
+}
 
+impl<const ACT: usize> Reader for NeuronRule<ACT> {
     fn name(&self) -> &'static str {
         Act::ALL[ACT].symbol()
     }
