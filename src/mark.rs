@@ -60,3 +60,20 @@ impl Node {
         self.closure::<Marked<M>>().map(|marked| marked.mark)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::nn::Activation;
+    use crate::Value;
+
+    // A marked node reads as it did: its op's name, and Python's parents of a compact
+    // node (here a neuron node's, not its two lists).
+    #[test]
+    fn a_marked_node_reads_as_the_node_it_was() {
+        let (b, w, x) = (Value::new(0.5), [Value::new(2.0)], [Value::new(3.0)]);
+        let y = Value::neuron(&b, &w, &x, Activation::Tanh).unwrap();
+        y.mark(());
+        assert_eq!(y.op(), "tanh neuron");
+        assert!(Value::ptr_eq(&y.parents()[2], &x[0]));
+    }
+}
