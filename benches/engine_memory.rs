@@ -1,5 +1,7 @@
 //! Engine memory: heap bytes per node of the 3,000,001-node chain graph, at the peak of
-//! building it and at the peak of `backward`, and a check that dropping it frees all.
+//! building it and at the peak of `backward`, and a check that dropping it frees all;
+//! then the heap bytes of a network's graph: 100 samples through micrograd's
+//! 2-16-16-1 MLP, each with its hinge loss, summed (the demo's step).
 //!
 //! Run: `cargo bench --bench engine_memory` (or `-- --nodes N` for another size).
 //! A counting global allocator wraps the system one and tracks the bytes currently
@@ -12,6 +14,8 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
+use micrograd::nn::MLP;
+use micrograd::random::PythonRandom;
 use micrograd::Value;
 
 /// The system allocator, counting the bytes currently allocated and their peak.
@@ -141,11 +145,36 @@ fn main() -> ExitCode {
             per_node(rss)
         );
     }
-    if after_drop == baseline {
-        println!("after drop:               all freed (heap back to {baseline} B)");
-        ExitCode::SUCCESS
-    } else {
+    if after_drop != baseline {
         println!("after drop:               LEAK: {after_drop} B allocated, baseline {baseline} B");
-        ExitCode::FAILURE
+        return ExitCode::FAILURE;
     }
+    println!("after drop:               all freed (heap back to {baseline} B)");
+    let (bytes, samples) = network_graph();
+    println!(
+        "network graph:            {bytes} B = {} B/sample",
+        bytes / samples
+    );
+    ExitCode::SUCCESS
+}
+
+/// The heap bytes of the loss graph of 100 samples through micrograd's 2-16-16-1 MLP
+/// (the model's own parameters not counted), and the number of samples.
+fn network_graph() -> (usize, usize) {
+    let model = MLP::new(2, &[16, 16, 1], &mut PythonRandom::seed(1337));
+    let samples = 100;
+    let baseline = CURRENT.load(Relaxed);
+    let losses: Vec<Value> = (0..samples)
+        .map(|i| {
+            let x = [Value::new(0.02 * i as f64 - 1.0), Value::new(0.5)];
+            let y = if i % 2 == 0 { 1.0 } else { -1.0 };
+            let score = model.forward(&x).expect("two inputs").remove(0);
+            (1.0 - y * score).relu()
+        })
+        .collect();
+    let loss: Value = losses.iter().sum();
+    drop(losses);
+    let bytes = CURRENT.load(Relaxed) - baseline;
+    drop(loss);
+    (bytes, samples)
 }
