@@ -1,7 +1,9 @@
-//! Formatting an `f64` the way Python's `repr(float)` does, for `Value`'s `Debug` (Python's
-//! `__repr__` writes its floats so) and the stepper page.
+//! How a `Value` prints: Python's `__repr__`, `Value(data=-20.0, grad=46.0)`, with each
+//! `f64` formatted the way Python's `repr(float)` does (also for the stepper page).
 
 use std::fmt;
+
+use crate::engine::Value;
 
 /// Displays an `f64` as Python's `repr` would: `-20.0`, `0.0001`, `1e-05`, `1.5e+16`,
 /// `nan`, `inf`: the shortest digits that round-trip, in fixed notation for decimal
@@ -61,6 +63,39 @@ fn shortest_digits(x: f64) -> String {
         rounded
     } else {
         shortest
+    }
+}
+
+impl fmt::Display for Value {
+    /// What Python's `print(v)` shows (its `str` is its `repr`):
+    /// `Value(data=-20.0, grad=46.0)`, as [`Debug`](fmt::Debug) prints it.
+    ///
+    /// ```
+    /// let x = micrograd::Value::new(-4.0);
+    /// let y = &x * 5.0;
+    /// y.backward();
+    /// assert_eq!(y.to_string(), "Value(data=-20.0, grad=1.0)");
+    /// assert_eq!(format!("{x}"), format!("{x:?}"));
+    /// ```
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self, f)
+    }
+}
+
+impl fmt::Debug for Value {
+    /// Prints like Python's `repr`: `Value(data=-20.0, grad=46.0)`, floats in Python's
+    /// shortest round-trip form (`1e-05`, `nan`). One difference: where Python holds an
+    /// `int` (the root's `grad = 1` after `backward()`, `relu`'s `0`) it prints `1` and
+    /// `0`; here data and grad are always `f64`, printed as `1.0` and `0.0`. The data
+    /// is what [`data`](crate::Value::data) gives (a live `Training`'s number for a parameter
+    /// it has stepped).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Value(data={}, grad={})",
+            PyFloat(self.data()),
+            PyFloat(self.grad())
+        )
     }
 }
 

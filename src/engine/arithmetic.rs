@@ -1,7 +1,7 @@
 //! `+` and `*`: each one's method (`out`, then its backward closure), then its rule
 //! (forward value and local derivatives), then the type that names it. The `std::ops`
 //! operators that call these methods, for every mix of `Value`, `&Value` and `f64`, are
-//! in `operators.rs`; `-`, `/` and negation in `composed.rs`.
+//! in `operators.rs`; `-`, `/` and negation in `src/ops/composed.rs`.
 
 use super::ops::Named;
 use super::rules::{Rule, Rule2};

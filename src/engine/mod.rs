@@ -10,7 +10,7 @@
 //!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
-//! | `value.rs` | [`Value`] and its `Node`: data, grad, parents, op, closure; `Value::new`, `data()`, `grad()` | `class Value`, `__init__`, `__repr__` |
+//! | `value.rs` | [`Value`] and its `Node`: data, grad, parents, op, closure; `Value::new`, `data()`, `grad()` | `class Value`, `__init__` |
 //! | `ops.rs` | what every op's method shares: making its node, finding its parents in the closure | `Value(data, children, op)`, `self`, `other` |
 //! | `rules.rs` | what an op's rule holds: its forward value and local derivative (and its C and text) | |
 //! | `arithmetic.rs` | `+` and `*`: each op's method (`out`, then its backward closure), its rule, the type that names it | `__add__`, `__mul__` |
@@ -24,8 +24,7 @@
 //!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
-//! | `composed.rs` | `-`, `/`, negation, each one node with its own rule | `__neg__`, `__sub__`, `__truediv__` |
-//! | `operators.rs` | `+ - * /` for `Value` and `&Value` (with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rsub__`, `__rtruediv__`, ... |
+//! | `operators.rs` | `+ *` for `Value` and `&Value` (`- /` and negation: `src/ops/composed.rs`; with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rmul__`, ... |
 //! | `op.rs` | the kind of op that made a node (`Op`) | `_op` |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or an `f64` operand kept in the node (`src/fast/constant.rs`) | `_prev` |
 //! | `compact.rs` | all the engine holds for that `f64` operand: its side, and `expand` (Python's nodes for a reader) | `Value(other)` |
@@ -38,8 +37,9 @@
 //! | `custom.rs` | [`Value::custom`]: your own op from two closures | a method with its own `_backward` |
 //! | `gradcheck.rs` | [`check_gradients`]: backward against finite differences | the lecture's `lol()` |
 //!
-//! Pictures of a graph (Graphviz DOT, SVG, the backward-pass stepper) are in
-//! [`crate::view`]; nothing here depends on them.
+//! How a value prints (`__repr__`) is in `src/repr.rs`; pictures of a graph (Graphviz
+//! DOT, SVG, the backward-pass stepper) are in [`crate::view`]; nothing here depends on
+//! them.
 //!
 //! # Adding an op
 //!
@@ -66,7 +66,6 @@ mod anomaly;
 pub(crate) mod arithmetic;
 mod backward;
 pub(crate) mod compact;
-pub(crate) mod composed;
 pub(crate) mod custom;
 mod drop;
 pub(crate) mod functions;
@@ -75,7 +74,7 @@ pub(crate) mod inspect;
 mod label;
 mod no_grad;
 pub(crate) mod op;
-mod operators;
+pub(crate) mod operators;
 pub(crate) mod ops;
 pub(crate) mod parents;
 pub(crate) mod powers;

@@ -1,9 +1,10 @@
-//! `+ - * /`, unary `-` and `+= -= *= /=` for every mix of `Value`, `&Value`, `f64` and
-//! `&f64`.
+//! The operators `+ - * /`, unary `-` and `+= -= *= /=`, for every mix of `Value`,
+//! `&Value`, `f64` and `&f64`: here those of `+` and `*` on two values.
 //!
 //! Python gets these from `__add__`/`__radd__`/...; Rust needs one `impl` per pair of
 //! operand types, so a macro (in the style of std's `forward_ref_binop!`) writes them
-//! all from the four methods in `arithmetic.rs` and `composed.rs`. The forms with an
+//! from an op's method: here `+` and `*` (`arithmetic.rs`); `-`, `/` and negation, one
+//! node each, are ops on top of the engine (`src/ops/composed.rs`). The forms with an
 //! `f64` operand are in `src/fast/constant.rs`: where Python's `other if
 //! isinstance(other, Value) else Value(other)` makes a leaf `Value` of the number, they
 //! keep it in the node; the
@@ -56,7 +57,7 @@
 //! assert_eq!(loss.data(), 0.5);
 //! ```
 
-use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Neg, Sub, SubAssign};
+use std::ops::{Add, AddAssign, Mul, MulAssign};
 
 use super::value::Value;
 
@@ -102,21 +103,8 @@ macro_rules! value_binop {
     };
 }
 
+/// (`-` and `/` use it too, in `src/ops/composed.rs`.)
+pub(crate) use value_binop;
+
 value_binop!(Add, add, AddAssign, add_assign, add_value);
-value_binop!(Sub, sub, SubAssign, sub_assign, sub_value);
 value_binop!(Mul, mul, MulAssign, mul_assign, mul_value);
-value_binop!(Div, div, DivAssign, div_assign, div_value);
-
-impl Neg for &Value {
-    type Output = Value;
-    fn neg(self) -> Value {
-        self.neg_value()
-    }
-}
-
-impl Neg for Value {
-    type Output = Value;
-    fn neg(self) -> Value {
-        self.neg_value()
-    }
-}

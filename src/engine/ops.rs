@@ -2,8 +2,8 @@
 //! children, op)`), finding the parents in its backward closure (`x`, `a_b`: Python's
 //! `self` and `other`).
 //!
-//! Each op's method (`arithmetic.rs`, `composed.rs`, `activations.rs`, `functions.rs`,
-//! `powers.rs` here, and the further ops of `src/ops/`) computes `out` and, right under it,
+//! Each op's method (`arithmetic.rs`, `activations.rs`, `functions.rs`, `powers.rs`
+//! here, and the further ops of `src/ops/`) computes `out` and, right under it,
 //! writes its backward closure, `parent.grad += d out / d parent * out.grad`, as Python's
 //! `_backward`. The closures capture nothing (they are given their node, and read the op's
 //! constants from it), so boxing one allocates nothing. The op is named by a type of its

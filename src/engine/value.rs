@@ -5,7 +5,6 @@
 //! [`Value`] is a cheap, clonable handle to it.
 
 use std::cell::{Ref, RefCell};
-use std::fmt;
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
@@ -220,39 +219,6 @@ impl From<f64> for Value {
     /// `Value::from(2.0)` is `Value::new(2.0)`.
     fn from(data: f64) -> Value {
         Value::new(data)
-    }
-}
-
-impl fmt::Display for Value {
-    /// What Python's `print(v)` shows (its `str` is its `repr`):
-    /// `Value(data=-20.0, grad=46.0)`, as [`Debug`](fmt::Debug) prints it.
-    ///
-    /// ```
-    /// let x = micrograd::Value::new(-4.0);
-    /// let y = &x * 5.0;
-    /// y.backward();
-    /// assert_eq!(y.to_string(), "Value(data=-20.0, grad=1.0)");
-    /// assert_eq!(format!("{x}"), format!("{x:?}"));
-    /// ```
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
-}
-
-impl fmt::Debug for Value {
-    /// Prints like Python's `repr`: `Value(data=-20.0, grad=46.0)`, floats in Python's
-    /// shortest round-trip form (`1e-05`, `nan`). One difference: where Python holds an
-    /// `int` (the root's `grad = 1` after `backward()`, `relu`'s `0`) it prints `1` and
-    /// `0`; here data and grad are always `f64`, printed as `1.0` and `0.0`. The data
-    /// is what [`data`](Value::data) gives (a live `Training`'s number for a parameter
-    /// it has stepped).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Value(data={}, grad={})",
-            crate::repr::PyFloat(self.data()),
-            crate::repr::PyFloat(self.grad())
-        )
     }
 }
 

@@ -18,13 +18,13 @@ use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 use crate::engine::arithmetic::{Plus, Times};
 use crate::engine::compact::Side;
-use crate::engine::composed::{Divide, Minus};
 use crate::engine::inspect::Reader;
 use crate::engine::op::Op;
 use crate::engine::ops::{Backward, Named};
 use crate::engine::parents::Parents;
 use crate::engine::rules::{Rule, Rule2, NO_CONSTS};
 use crate::engine::value::{BackwardFn, Node};
+use crate::ops::composed::{Divide, Minus};
 use crate::watch;
 use crate::Value;
 

@@ -5,6 +5,7 @@
 //!
 //! | file | ops |
 //! |------|-----|
+//! | `composed.rs` | `-`, `/`, negation (Python composes them from `+`, `*`, `**`) |
 //! | `activations.rs` | `sigmoid`, `leaky_relu`, `softplus` |
 //! | `functions.rs` | `ln`, `log1p`, `sqrt`, `sin`, `cos`, `atan` |
 //! | `powers.rs` | `powi`, `pow` (a `Value` exponent) |
@@ -59,11 +60,12 @@
 //! `tests/13_more_ops.rs`), the tape against the graph bit for bit (the same file), and
 //! the C against the tape bit for bit (`tests/32_codegen.rs`'s list of every op).
 //!
-//! The engine's own ops (`+ - * /`, `powf`, `relu`, `tanh`, `exp`) are written the
-//! same way in `src/engine/`. The tape knows them, and `sigmoid`, by a one-byte code of its
+//! The engine's own ops (`+ *`, `powf`, `relu`, `tanh`, `exp`) are written the same way
+//! in `src/engine/`. The tape knows them, and `sigmoid`, by a one-byte code of its
 //! own (`src/program/code.rs`), so that its inner loops call their rules directly.
 
 pub(crate) mod activations;
+pub(crate) mod composed;
 mod functions;
 mod piecewise;
 mod powers;

@@ -6,13 +6,13 @@
 
 use crate::engine::activations::{RELU, TANH};
 use crate::engine::arithmetic::{ADD, MUL};
-use crate::engine::composed::{DIV, NEG, SUB};
 use crate::engine::functions::EXP;
 use crate::engine::op::Op;
 use crate::engine::powers::POWF;
 use crate::engine::rules::{Consts, Rule};
 use crate::engine::value::Node;
 use crate::ops::activations::SIGMOID;
+use crate::ops::composed::{DIV, NEG, SUB};
 
 /// Writes the enum [`Code`] and its [`Code::of`], [`Code::forward`],
 /// [`Code::local_grads`] and [`Code::rule`] from the list of the engine's one-parent and

@@ -88,7 +88,7 @@ mod tests {
     /// where every quoted Rust line must be.
     const ENGINE: [&str; 17] = [
         include_str!("../engine/arithmetic.rs"),
-        include_str!("../engine/composed.rs"),
+        include_str!("../ops/composed.rs"),
         include_str!("../engine/activations.rs"),
         include_str!("../engine/functions.rs"),
         include_str!("../engine/powers.rs"),

@@ -1,12 +1,15 @@
 //! `-`, `/` and negation, which Python composes from `+`, `*` and `**` (`a + (-b)`,
 //! `a * b**-1`, `a * -1`): here each is one node with a rule of its own, written as
-//! `+` is (`arithmetic.rs`). The values and, after one `backward()`, the gradients are
-//! Python's; `a / b`'s differ from Python's `a * b**-1` in the last bits (one rounding,
-//! not two).
+//! `+` is (`src/engine/arithmetic.rs`), with its `std::ops` operators. The values and,
+//! after one `backward()`, the gradients are Python's; `a / b`'s differ from Python's
+//! `a * b**-1` in the last bits (one rounding, not two).
 
-use super::ops::Named;
-use super::rules::{Rule, Rule1, Rule2, NO_CONSTS};
-use super::value::{Node, Value};
+use std::ops::{Div, DivAssign, Neg, Sub, SubAssign};
+
+use crate::engine::operators::value_binop;
+use crate::engine::ops::Named;
+use crate::engine::rules::{Rule, Rule1, Rule2, NO_CONSTS};
+use crate::engine::value::{Node, Value};
 use crate::forms::PythonSource::Composed;
 use crate::forms::{RuleText, BINARY_A, BINARY_B, UNARY};
 
@@ -133,4 +136,21 @@ pub(crate) struct Negate;
 
 impl Named for Negate {
     const RULE: Rule = Rule::One(&NEG);
+}
+
+value_binop!(Sub, sub, SubAssign, sub_assign, sub_value);
+value_binop!(Div, div, DivAssign, div_assign, div_value);
+
+impl Neg for &Value {
+    type Output = Value;
+    fn neg(self) -> Value {
+        self.neg_value()
+    }
+}
+
+impl Neg for Value {
+    type Output = Value;
+    fn neg(self) -> Value {
+        self.neg_value()
+    }
 }
