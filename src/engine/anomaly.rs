@@ -2,7 +2,6 @@
 //! NaN or infinity and says which op and label made it.
 
 use super::compact::Side;
-use super::op::Op;
 use super::value::{Node, Value};
 use crate::error::{Error, Pass};
 
@@ -76,7 +75,7 @@ fn forward_anomaly(node: &Node) -> Option<Error> {
 fn constant_anomaly(c: f64) -> Option<Error> {
     (!c.is_finite()).then_some(Error::NonFinite {
         pass: Pass::Forward,
-        op: Op::Leaf.symbol(),
+        op: "",
         label: None,
         value: c,
     })

@@ -12,7 +12,6 @@
 use std::sync::Arc;
 
 use super::inspect::Reader;
-use super::op::Op;
 use super::ops::Backward;
 use super::parents::Parents;
 use super::rules::NO_CONSTS;
@@ -173,7 +172,7 @@ impl Value {
             [a, b] => Parents::Two([Value::clone(a), Value::clone(b)]),
             _ => Parents::Many(parents.iter().map(|&p| p.clone()).collect()),
         };
-        Value::from_op(data, Op::Custom, parents, NO_CONSTS, Box::new(custom))
+        Value::from_op(data, parents, NO_CONSTS, Box::new(custom))
     }
 }
 
@@ -195,9 +194,12 @@ impl Backward for Custom {
     }
 }
 
-/// A custom node's name is kept with its closures (`Node::custom`), not asked of a
-/// reader.
-impl Reader for Custom {}
+/// A custom node's name is the one given to [`Value::custom`].
+impl Reader for Custom {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+}
 
 /// Runs `f` on two buffers of `n` numbers each, on the stack for up to 8 parents.
 fn with_scratch(n: usize, f: impl FnOnce(&mut [f64], &mut [f64])) {

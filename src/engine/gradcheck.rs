@@ -8,7 +8,6 @@
 
 use std::fmt;
 
-use super::op::Op;
 use super::value::Value;
 use crate::error::Error;
 
@@ -146,11 +145,7 @@ pub fn check_gradients(
             "h = {h}; the step of a finite difference must be a positive number such as 1e-6"
         )));
     }
-    if let Some((i, v)) = leaves
-        .iter()
-        .enumerate()
-        .find(|(_, v)| v.node().op != Op::Leaf)
-    {
+    if let Some((i, v)) = leaves.iter().enumerate().find(|(_, v)| !v.node().is_leaf()) {
         return Err(Error::InvalidInput(format!(
             "value #{i}{} was computed by `{}`, not made by the user; check the gradients \
              of the leaves (`Value::new`) it was computed from",

@@ -7,7 +7,6 @@ use std::borrow::Cow;
 use std::rc::Rc;
 
 use super::custom::Custom;
-use super::op::Op;
 use super::ops::Backward;
 use super::parents::Parents;
 use super::rules::Rule;
@@ -24,9 +23,9 @@ pub(crate) trait Reader {
         None
     }
 
-    /// The op's name, as [`Value::op`] shows it: its rule's.
+    /// The op's name, as [`Value::op`] shows it (Python's `_op`): its rule's.
     fn name(&self) -> &'static str {
-        self.rule().map_or(Op::Rule.symbol(), Rule::name)
+        self.rule().map_or("rule", Rule::name)
     }
 
     /// For a node of `src/fast/` whose parents are not Python's (a neuron node's are
@@ -139,16 +138,9 @@ impl Node {
         self.backward.as_ref().and_then(|b| b.rule())
     }
 
-    /// The op's name as [`Value::op`] shows it: Python's `_op` string, or the name
-    /// given to [`Value::custom`].
+    /// The op's name as [`Value::op`] shows it (Python's `_op` string, or the name
+    /// given to [`Value::custom`]), which the node's closure gives; `""` for a leaf.
     pub(crate) fn op_name(&self) -> &'static str {
-        match self.op {
-            Op::Custom => self.custom().map_or(Op::Custom.symbol(), |c| c.name),
-            Op::Rule => self
-                .backward
-                .as_ref()
-                .map_or(Op::Rule.symbol(), |b| b.name()),
-            op => op.symbol(),
-        }
+        self.backward.as_ref().map_or("", |b| b.name())
     }
 }

@@ -25,7 +25,6 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `operators.rs` | `+ *` for `Value` and `&Value` (`- /` and negation: `src/ops/composed.rs`; with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rmul__`, ... |
-//! | `op.rs` | the kind of op that made a node (`Op`) | `_op` |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or an `f64` operand kept in the node (`src/fast/constant.rs`) | `_prev` |
 //! | `compact.rs` | all the engine holds for that `f64` operand: its side, and `expand` (Python's nodes for a reader) | `Value(other)` |
 //! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq`; what a reader asks of a node's closure (`Reader`: the hook for the floors above) | `v._op`, `v._prev`, `id(v)`, `a is b` |
@@ -73,7 +72,6 @@ mod gradcheck;
 pub(crate) mod inspect;
 mod label;
 mod no_grad;
-pub(crate) mod op;
 pub(crate) mod operators;
 pub(crate) mod ops;
 pub(crate) mod parents;

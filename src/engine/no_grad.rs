@@ -3,7 +3,6 @@
 
 use std::rc::Rc;
 
-use super::op::Op;
 use super::value::{Node, Value};
 use crate::watch;
 
@@ -35,7 +34,7 @@ impl Value {
         {
             let mut node = self.0.borrow_mut();
             assert!(
-                node.op == Op::Leaf,
+                node.is_leaf(),
                 "no_grad() on a value computed by `{}`: only a leaf (Value::new) can be \
                  marked; a computed value needs a gradient exactly when one of its parents does",
                 node.op_name()

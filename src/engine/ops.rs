@@ -14,7 +14,6 @@ use std::any::Any;
 use std::marker::PhantomData;
 
 use super::inspect::Reader;
-use super::op::Op;
 use super::parents::Parents;
 use super::rules::{Consts, Rule, NO_CONSTS};
 use super::value::{Node, Value};
@@ -67,7 +66,7 @@ impl Value {
         backward: impl Fn(&Node) + 'static,
     ) -> Value {
         let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
-        Value::from_op(out, Op::Rule, Parents::One([self.clone()]), c, backward)
+        Value::from_op(out, Parents::One([self.clone()]), c, backward)
     }
 
     /// The node `out` of the two-parent op `N` on `self` and `other`, with its
@@ -80,7 +79,7 @@ impl Value {
     ) -> Value {
         let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
         let parents = Parents::Two([self.clone(), other.clone()]);
-        Value::from_op(out, Op::Rule, parents, NO_CONSTS, backward)
+        Value::from_op(out, parents, NO_CONSTS, backward)
     }
 }
 

@@ -8,7 +8,6 @@ use std::cell::{Ref, RefCell};
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
-use super::op::Op;
 use super::ops::Backward;
 use super::parents::Parents;
 use super::rules::{Consts, NO_CONSTS};
@@ -41,8 +40,6 @@ pub(crate) struct Node {
     /// The values this one was computed from (Python's `self._prev`). Dropped by hand,
     /// without recursion, by `Drop for Node` (`drop.rs`).
     pub(crate) parents: ManuallyDrop<Parents>,
-    /// The operation that produced this node (Python's `self._op`).
-    pub(crate) op: Op,
     /// Whether `backward()` has put this node in its topological order (Python's
     /// `v in visited`); false outside of `backward`, which clears it as it runs the
     /// node's rule.
@@ -55,7 +52,8 @@ pub(crate) struct Node {
     /// false for a leaf made with [`Value::no_grad`] and for a result none of whose
     /// parents needs one; its rule is then skipped and its grad stays 0.
     pub(crate) requires_grad: bool,
-    /// The chain rule for this node (Python's `self._backward`); `None` for leaves.
+    /// The chain rule for this node (Python's `self._backward`), which also names its
+    /// op (Python's `self._op`, [`Value::op`]); `None` for leaves.
     pub(crate) backward: Option<BackwardFn>,
     /// Label and op constant, only for the nodes that have them.
     pub(crate) extra: Option<Box<Extra>>,
@@ -69,6 +67,11 @@ impl Node {
         if self.requires_grad {
             self.grad += delta;
         }
+    }
+
+    /// Whether this is a leaf: made by the user, not by an op (Python's `_op == ''`).
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.backward.is_none()
     }
 
     /// The parents, in the order the operation received them (a node of `src/fast/`
@@ -126,7 +129,6 @@ impl Value {
             data,
             grad: 0.0,
             parents: ManuallyDrop::new(Parents::None),
-            op: Op::Leaf,
             visited: false,
             hidden,
             requires_grad: true,
@@ -145,7 +147,6 @@ impl Value {
     #[inline(always)]
     pub(crate) fn from_op(
         data: f64,
-        op: Op,
         parents: Parents,
         consts: Consts,
         backward: BackwardFn,
@@ -161,7 +162,6 @@ impl Value {
             data,
             grad: 0.0,
             parents: ManuallyDrop::new(parents),
-            op,
             visited: false,
             hidden: false,
             requires_grad,

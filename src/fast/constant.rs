@@ -19,7 +19,6 @@ use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 use crate::engine::arithmetic::{Plus, Times};
 use crate::engine::compact::Side;
 use crate::engine::inspect::Reader;
-use crate::engine::op::Op;
 use crate::engine::ops::{Backward, Named};
 use crate::engine::parents::Parents;
 use crate::engine::rules::{Rule, Rule2, NO_CONSTS};
@@ -38,7 +37,7 @@ impl Value {
         let data = (rule_of::<N>().forward)(a, b);
         let parents = Parents::Constant([self.clone()], c, side, Cell::new(false));
         let rule = Box::new(ConstantRule::<N>(PhantomData));
-        Value::from_op(data, Op::Rule, parents, NO_CONSTS, rule)
+        Value::from_op(data, parents, NO_CONSTS, rule)
     }
 }
 

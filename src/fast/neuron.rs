@@ -27,7 +27,6 @@
 use std::cell::Ref;
 
 use crate::engine::inspect::Reader;
-use crate::engine::op::Op;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::rules::{Rule, NO_CONSTS};
@@ -48,7 +47,7 @@ impl NeuronParams {
     /// The parameters `[bias, weights...]`.
     pub(crate) fn new(bias: &Value, weights: &[Value]) -> NeuronParams {
         let values: Box<[Value]> = std::iter::once(bias).chain(weights).cloned().collect();
-        let leaves = values.iter().all(|v| v.node().op == Op::Leaf);
+        let leaves = values.iter().all(|v| v.node().is_leaf());
         let list = leaves.then(|| list(values.to_vec()));
         NeuronParams { values, list }
     }
@@ -83,7 +82,7 @@ impl NeuronInputs {
 /// A node whose parents are `values`: a list, with no rule of its own and no value.
 fn list(values: Vec<Value>) -> Value {
     let parents = Parents::Many(values.into_boxed_slice());
-    Value::from_op(0.0, Op::Rule, parents, NO_CONSTS, Box::new(List))
+    Value::from_op(0.0, parents, NO_CONSTS, Box::new(List))
 }
 
 /// A list's closure: it names the node and adds nothing.
@@ -178,7 +177,7 @@ impl Value {
         let requires_grad =
             (params.values.iter().chain(&*inputs_list)).any(|v| v.node().passes_grad());
         let parents = Parents::Two([params_list.clone(), inputs.0.clone()]);
-        let out = Value::from_op(data, Op::Rule, parents, NO_CONSTS, closure(act));
+        let out = Value::from_op(data, parents, NO_CONSTS, closure(act));
         out.0.borrow_mut().requires_grad = requires_grad;
         let Some(rule) = separate else {
             return Ok(out);

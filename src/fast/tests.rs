@@ -7,7 +7,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::address::AddressMap;
-use crate::engine::op::Op;
 use crate::fast::Act;
 use crate::fast::{NeuronInputs, NeuronParams};
 use crate::Value;
@@ -78,7 +77,7 @@ fn random_graph(seed: u64) -> Graph {
                     })
                     .collect();
                 leaves.push(b.clone());
-                leaves.extend(w.iter().filter(|v| v.node().op == Op::Leaf).cloned());
+                leaves.extend(w.iter().filter(|v| v.node().is_leaf()).cloned());
                 let params = Rc::new(NeuronParams::new(&b, &w));
                 let neuron = Value::neuron_node(&params, &inputs, Act::Linear);
                 nodes.push(neuron.expect("as many weights as inputs"));

@@ -70,3 +70,5 @@ mod functions;
 mod piecewise;
 mod powers;
 mod sum;
+
+pub(crate) use sum::is_sum;

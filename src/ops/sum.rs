@@ -2,7 +2,8 @@
 //! (Python's `sum()` makes a chain of `+` nodes; the numbers are the same), and
 //! `xs.iter().product()` as a chain of `*` nodes (Python's `math.prod`).
 
-use crate::engine::op::Op;
+use crate::engine::inspect::Reader;
+use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::rules::NO_CONSTS;
 use crate::engine::value::{Node, Value};
@@ -12,14 +13,31 @@ impl Value {
     /// added left to right from 0 as Python's `sum()` does. d/dxᵢ = 1 for every term.
     fn sum_of(terms: Box<[Value]>) -> Value {
         let out = terms.iter().fold(0.0, |acc, t| acc + t.data());
-        let backward = |out: &Node| {
-            for t in out.parents() {
-                t.add_grad(out.grad);
-            }
-        };
-        let parents = Parents::Many(terms);
-        Value::from_op(out, Op::Sum, parents, NO_CONSTS, Box::new(backward))
+        Value::from_op(out, Parents::Many(terms), NO_CONSTS, Box::new(Summed))
     }
+}
+
+/// A sum node's backward closure, a type of its own so that it names the op `"sum"`
+/// and the tape finds its sums ([`is_sum`]).
+pub(crate) struct Summed;
+
+impl Backward for Summed {
+    fn run(&self, out: &Node) {
+        for t in out.parents() {
+            t.add_grad(out.grad);
+        }
+    }
+}
+
+impl Reader for Summed {
+    fn name(&self) -> &'static str {
+        "sum"
+    }
+}
+
+/// Whether `node` is an n-ary sum node.
+pub(crate) fn is_sum(node: &Node) -> bool {
+    node.closure::<Summed>().is_some()
 }
 
 /// `values.into_iter().sum()`: ONE node whose parents are all the terms (Python's

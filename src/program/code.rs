@@ -7,7 +7,6 @@
 use crate::engine::activations::{RELU, TANH};
 use crate::engine::arithmetic::{ADD, MUL};
 use crate::engine::functions::EXP;
-use crate::engine::op::Op;
 use crate::engine::powers::POWF;
 use crate::engine::rules::{Consts, Rule};
 use crate::engine::value::Node;
@@ -108,11 +107,11 @@ impl Arity {
     /// How many parents a node of this op has: its rule's, or for an op without one
     /// (a leaf, a sum, a custom op, a neuron node), none or many.
     pub(crate) fn of(node: &Node) -> Arity {
-        match (node.rule(), node.op) {
+        match (node.rule(), node.is_leaf()) {
             (Some(Rule::One(_)), _) => Arity::One,
             (Some(Rule::Two(_)), _) => Arity::Two,
-            (None, Op::Leaf) => Arity::Zero,
-            (None, _) => Arity::Many,
+            (None, true) => Arity::Zero,
+            (None, false) => Arity::Many,
         }
     }
 }

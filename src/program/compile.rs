@@ -12,13 +12,13 @@
 use super::code::{Arity, Code};
 use super::{ConstantTarget, Program, Run, Step};
 use crate::address::{AddressMap, AddressSet};
-use crate::engine::op::Op;
 use crate::engine::rules::{Rule, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
 use crate::fast::is_neuron_activation;
 use crate::fast::{neuron_act, Act};
+use crate::ops::is_sum;
 
 /// What compiling a graph makes: the [`Program`], and what a runner needs at its edge.
 pub(crate) struct Compiled {
@@ -37,7 +37,7 @@ impl Program {
     /// `outputs` (see [`Tape::compile_with_outputs`](crate::tape::Tape::compile_with_outputs),
     /// which documents the errors).
     pub(crate) fn compile(root: &Value, outputs: &[Value]) -> Result<Compiled, Error> {
-        if root.node().op == Op::Leaf {
+        if root.node().is_leaf() {
             return Err(Error::InvalidInput(format!(
                 "cannot compile a tape from a leaf value{}: it was not computed from \
                  anything; compile the expression that uses it instead",
@@ -88,7 +88,7 @@ impl Program {
         let rank = |v: &Value| ranks[&v.address()];
         let mut inner: Vec<Value> = order
             .iter()
-            .filter(|v| v.node().op != Op::Leaf && !fused.contains(&v.address()))
+            .filter(|v| !v.node().is_leaf() && !fused.contains(&v.address()))
             .cloned()
             .collect();
         inner.sort_by_key(|v| std::cmp::Reverse(rank(v)));
@@ -148,8 +148,8 @@ impl Program {
                         program.push_term(start, idx(&term.x), y, merge);
                     }
                     let neuron = neuron_act(&node);
-                    let step = match (node.op, neuron, activation(&node)) {
-                        (Op::Sum, ..) | (_, Some(Act::Linear), _) => Step::Dot,
+                    let step = match (is_sum(&node), neuron, activation(&node)) {
+                        (true, ..) | (_, Some(Act::Linear), _) => Step::Dot,
                         (_, Some(act), _) => Step::DotThen(neuron_code(act)),
                         (.., Some(code)) => Step::DotThen(code),
                         _ => unreachable!("only a sum, a neuron or an activation is a dot"),
@@ -289,7 +289,7 @@ fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
     let mut fed = AddressSet::default();
     for v in order {
         let node = v.node();
-        if node.op != Op::Leaf && node.requires_grad {
+        if !node.is_leaf() && node.requires_grad {
             fed.extend(node.parent_list().iter().map(Value::address));
         }
     }
@@ -336,15 +336,13 @@ fn fused_nodes(order: &[Value], uses: &AddressMap<u32>) -> AddressSet {
     let mut fused = AddressSet::default();
     for v in order {
         let node = v.node();
-        if node.op == Op::Sum {
+        if is_sum(&node) {
             let products = node
                 .parents()
                 .iter()
                 .filter(|t| used_once_unlabelled(t, |n| code(n) == Some(Code::Mul)));
             fused.extend(products.map(Value::address));
-        } else if activation(&node).is_some()
-            && used_once_unlabelled(&node.parents()[0], |n| n.op == Op::Sum)
-        {
+        } else if activation(&node).is_some() && used_once_unlabelled(&node.parents()[0], is_sum) {
             fused.insert(node.parents()[0].address());
         }
     }
@@ -373,8 +371,8 @@ fn activation(node: &Node) -> Option<Code> {
 /// an activation.
 fn sum_of(v: &Value, fused: &AddressSet) -> Option<Value> {
     let node = v.node();
-    match node.op {
-        Op::Sum => Some(v.clone()),
+    match is_sum(&node) {
+        true => Some(v.clone()),
         _ if activation(&node).is_some() && fused.contains(&node.parents()[0].address()) => {
             Some(node.parents()[0].clone())
         }
@@ -649,7 +647,7 @@ fn leaves_by_first_use(inner: &[Value], fused: &AddressSet) -> Vec<Value> {
     let mut leaves = Vec::new();
     for v in inner {
         for p in operands(v, fused) {
-            if p.node().op == Op::Leaf && seen.insert(p.address()) {
+            if p.node().is_leaf() && seen.insert(p.address()) {
                 leaves.push(p);
             }
         }

@@ -3,7 +3,6 @@
 use std::fmt::Write;
 
 use crate::address::{AddressMap, AddressSet};
-use crate::engine::op::Op;
 use crate::engine::value::{Node, Value};
 use crate::fast::{neuron_act, Act};
 
@@ -147,7 +146,7 @@ impl Value {
             );
             if let (Some(act), true) = (neuron_act(&node), options.as_python) {
                 python_neuron(&mut out, i, &node, act, id);
-            } else if node.op != Op::Leaf {
+            } else if !node.is_leaf() {
                 let label = escape_string(&op_label(&node));
                 let _ = writeln!(out, "  n{i}op [label=\"{label}\"];");
                 let _ = writeln!(out, "  n{i}op -> n{i};");
@@ -220,10 +219,10 @@ fn python_neuron(out: &mut String, i: usize, node: &Node, act: Act, id: impl Fn(
 /// `f'**{other}'` shows `**2` (Rust's `{}` prints the `f64` 2.0 as `2`, like Python's int).
 pub(crate) fn op_label(node: &Node) -> String {
     let c = node.consts();
-    match (node.op, node.op_name()) {
-        (Op::Rule, "**") => format!("**{}", c[0]),
-        (Op::Rule, name @ ("powi" | "leaky_relu")) => format!("{name} {}", c[0]),
-        (Op::Rule, "clamp") => format!("clamp {} {}", c[0], c[1]),
+    match (node.rule().is_some(), node.op_name()) {
+        (true, "**") => format!("**{}", c[0]),
+        (true, name @ ("powi" | "leaky_relu")) => format!("{name} {}", c[0]),
+        (true, "clamp") => format!("clamp {} {}", c[0], c[1]),
         (_, name) => name.to_owned(),
     }
 }

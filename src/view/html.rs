@@ -2,9 +2,8 @@
 
 use std::fmt::Write;
 
-use super::rule_text::{rule_text, RuleText, SEED};
+use super::rule_text::{rule_text, Kind, RuleText, SEED};
 use super::trace::{Trace, TraceNode};
-use crate::engine::op::Op;
 use crate::engine::Value;
 use crate::repr::PyFloat;
 
@@ -178,7 +177,7 @@ fn write_json(out: &mut String, trace: &Trace, title: &str) {
         let rule = if step.seed {
             SEED
         } else {
-            rule_text(trace.nodes[step.node].op, trace.nodes[step.node].rule)
+            rule_text(trace.nodes[step.node].kind, trace.nodes[step.node].rule)
         };
         let _ = write!(out, "{{\"node\":{},\"seed\":{},", step.node, step.seed);
         write_rule(out, &trace.nodes[step.node], rule, step.seed);
@@ -209,7 +208,7 @@ fn write_node(out: &mut String, node: &TraceNode, place: &Place) {
          \"x\":{:.1},\"y\":{:.1},\"w\":{:.1}}}",
         node.label.as_deref().map_or("null".into(), json_str),
         json_str(&node.op_label),
-        node.op == Op::Custom,
+        node.kind == Kind::Custom,
         json_str(&PyFloat(node.data).to_string()),
         json_str(&shown(node.data)),
         node.parents,
@@ -221,7 +220,7 @@ fn write_node(out: &mut String, node: &TraceNode, place: &Place) {
 
 /// The rule's caption and its Python and Rust lines.
 fn write_rule(out: &mut String, node: &TraceNode, rule: RuleText, seed: bool) {
-    let caption = if node.op == Op::Custom && !seed {
+    let caption = if node.kind == Kind::Custom && !seed {
         format!(
             "custom op `{}` (Value::custom): its local_grads closure gives d[i], and the \
              engine adds d[i] * out.grad to each parent; a closure has no source line to show",

@@ -1,8 +1,9 @@
 //! Each op's backward rule as text: micrograd's Python line(s) and the Rust line(s)
 //! of this crate that do the same, for the backward-pass stepper.
 
-use crate::engine::op::Op;
 use crate::engine::rules::Rule;
+use crate::engine::value::Node;
+use crate::ops::is_sum;
 
 pub(crate) use crate::forms::{PythonSource, RuleText};
 
@@ -25,28 +26,56 @@ pub(crate) const SEED: RuleText = RuleText {
     rust: &["self.0.borrow_mut().grad = 1.0;"],
 };
 
-/// The backward rule of a node with the op `op` and the rule `rule`, as Python and
+/// The kind of a node, for the text of its backward rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A leaf, made by the user.
+    Leaf,
+    /// The n-ary sum.
+    Sum,
+    /// A [`Value::custom`](crate::Value::custom) op.
+    Custom,
+    /// Any other op: a one- or two-parent op (which has a rule), or a neuron node.
+    Op,
+}
+
+impl Kind {
+    /// The kind of `node`.
+    pub(crate) fn of(node: &Node) -> Kind {
+        if node.is_leaf() {
+            Kind::Leaf
+        } else if is_sum(node) {
+            Kind::Sum
+        } else if node.custom().is_some() {
+            Kind::Custom
+        } else {
+            Kind::Op
+        }
+    }
+}
+
+/// The backward rule of a node of the kind `kind` and the rule `rule`, as Python and
 /// Rust lines: a one- or two-parent op's is written with its rule (in `src/engine/` or
 /// `src/ops/`); the others' are here.
-pub(crate) fn rule_text(op: Op, rule: Option<Rule>) -> RuleText {
+pub(crate) fn rule_text(kind: Kind, rule: Option<Rule>) -> RuleText {
     use PythonSource::*;
     if let Some(rule) = rule {
         return rule.text();
     }
-    let (source, python, rust): (_, &'static [&'static str], &'static [&'static str]) = match op {
-        Op::Leaf => (
+    let (source, python, rust): (_, &'static [&'static str], &'static [&'static str]) = match kind {
+        Kind::Leaf => (
             Engine,
             &["self._backward = lambda: None  # a leaf: nothing to do"],
             &["backward: None,"],
         ),
-        Op::Sum => (
+        Kind::Sum => (
             Composed("sum(terms) as a chain of + nodes"),
             &["for term in terms: term.grad += out.grad"],
             &["for t in out.parents() {", "t.add_grad(out.grad);"],
         ),
         // (An op named by its closure that has no rule: a neuron node of `src/fast/`, the
         // only such node a reader of the graph meets.)
-        Op::Rule => (
+        Kind::Op => (
             Composed("a neuron as b + w0*x0 + w1*x1 + ... and its activation"),
             &[
                 "g = f'(sum) * out.grad  # the activation's rule",
@@ -61,7 +90,7 @@ pub(crate) fn rule_text(op: Op, rule: Option<Rule>) -> RuleText {
             ],
         ),
         // (A custom op's closure has no source line to show.)
-        _ => (NotInMicrograd, &[], &[]),
+        Kind::Custom => (NotInMicrograd, &[], &[]),
     };
     RuleText {
         source,
@@ -115,10 +144,10 @@ mod tests {
             .flat_map(|f| f.lines())
             .map(str::trim)
             .collect();
-        let others = [Op::Leaf, Op::Sum, Op::Rule];
+        let others = [Kind::Leaf, Kind::Sum, Kind::Op];
         let engine_ops = crate::program::code::Code::ALL.iter();
-        let ops = engine_ops.map(|code| rule_text(Op::Rule, Some(code.rule())));
-        let ops = ops.chain(others.iter().map(|&op| rule_text(op, None)));
+        let ops = engine_ops.map(|code| rule_text(Kind::Op, Some(code.rule())));
+        let ops = ops.chain(others.iter().map(|&kind| rule_text(kind, None)));
         let (x, y) = (crate::Value::new(0.5), crate::Value::new(2.0));
         let further = [
             x.leaky_relu(0.1),
@@ -143,7 +172,7 @@ mod tests {
                 Some(v.op()),
                 "the closure carries its rule"
             );
-            rule_text(Op::Rule, rule)
+            rule_text(Kind::Op, rule)
         });
         let quoted = ops
             .chain(further)
@@ -159,7 +188,7 @@ mod tests {
 
     #[test]
     fn a_custom_op_has_no_source_line() {
-        let text = rule_text(Op::Custom, None);
+        let text = rule_text(Kind::Custom, None);
         assert!(text.python.is_empty() && text.rust.is_empty());
     }
 }

@@ -7,8 +7,8 @@
 //! bit. The graph's grads are put back as they were afterwards.
 
 use super::dot::op_label;
+use super::rule_text::Kind;
 use crate::address::AddressMap;
-use crate::engine::op::Op;
 use crate::engine::rules::Rule;
 use crate::engine::Value;
 
@@ -19,8 +19,8 @@ pub(crate) struct TraceNode {
     /// The op that made it, as `to_dot` shows it (`"*"`, `"**2"`, a custom op's name);
     /// empty for a leaf.
     pub(crate) op_label: String,
-    /// The op's kind (`Op::Custom` for every custom op).
-    pub(crate) op: Op,
+    /// The node's kind (`Kind::Custom` for every custom op).
+    pub(crate) kind: Kind,
     /// The op's rule, for a one- or two-parent op.
     pub(crate) rule: Option<Rule>,
     /// The forward value.
@@ -75,7 +75,7 @@ impl Trace {
                 TraceNode {
                     label: node.label().map(str::to_owned),
                     op_label: op_label(&node),
-                    op: node.op,
+                    kind: Kind::of(&node),
                     rule: node.rule(),
                     data: node.data,
                     parents: (node.parent_list().iter())
