@@ -1,7 +1,6 @@
 //! Anomaly detection: [`Value::try_backward`], `backward()` that stops at the first
 //! NaN or infinity and says which op and label made it.
 
-use super::compact::Side;
 use super::value::{Node, Value};
 use crate::error::{Error, Pass};
 
@@ -36,48 +35,17 @@ impl Value {
     }
 }
 
-/// The error `build_topo` reports as it first reaches `node` (Python's `build_topo(v)`):
-/// a constant operand on the left that is not finite, whose leaf in Python's graph is
-/// `_prev`'s first and so is appended right then.
-pub(super) fn entered(node: &Node) -> Option<Error> {
-    match node.parents.constant() {
-        Some((c, Side::Left)) => constant_anomaly(c),
-        _ => None,
-    }
-}
-
-/// The error `build_topo` reports as it appends `node` to `topo`: a constant operand on
-/// the right that is not finite (its leaf, `_prev`'s last, was appended just before),
-/// else the node's own forward value.
-pub(super) fn appended(node: &Node) -> Option<Error> {
-    match node.parents.constant() {
-        Some((c, Side::Right)) => constant_anomaly(c),
-        _ => None,
-    }
-    .or_else(|| forward_anomaly(node))
-}
-
-/// The error for a node whose forward value is not finite although its parents are.
-fn forward_anomaly(node: &Node) -> Option<Error> {
-    let made_here = !node.data.is_finite()
-        && node.parent_list().iter().all(|p| p.data().is_finite())
-        && node.parents.constant().is_none_or(|(c, _)| c.is_finite());
+/// The error `build_topo` reports as it appends `node` to `topo`, after its parents
+/// (listed as Python's, `Node::parent_list`): its forward value, if that is not finite
+/// although its parents' are.
+pub(super) fn forward_anomaly(node: &Node) -> Option<Error> {
+    let made_here =
+        !node.data.is_finite() && node.parent_list().iter().all(|p| p.data().is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,
         op: node.op_name(),
         label: node.label().map(str::to_owned),
         value: node.data,
-    })
-}
-
-/// The error for a constant operand (`&x * f64::NAN`) that is not finite: what
-/// [`forward_anomaly`] reports for Python's leaf holding it.
-fn constant_anomaly(c: f64) -> Option<Error> {
-    (!c.is_finite()).then_some(Error::NonFinite {
-        pass: Pass::Forward,
-        op: "",
-        label: None,
-        value: c,
     })
 }
 

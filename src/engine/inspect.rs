@@ -29,8 +29,9 @@ pub(crate) trait Reader {
     }
 
     /// For a node of `src/fast/` whose parents are not Python's (a neuron node's are
-    /// its two lists): Python's parents of it, for a reader of the graph
-    /// ([`Node::parent_list`]). `None` for every other node.
+    /// its two lists; an `f64` operand's node has no leaf for it): Python's parents of
+    /// it, for a reader of the graph ([`Node::parent_list`]). `None` for every other
+    /// node.
     fn python_parents(&self, _out: &Node) -> Option<Vec<Value>> {
         None
     }
@@ -107,6 +108,23 @@ impl Value {
     /// ```
     pub fn ptr_eq(a: &Value, b: &Value) -> bool {
         Rc::ptr_eq(&a.0, &b.0)
+    }
+}
+
+impl Value {
+    /// Puts Python's leaf back where this node keeps an `f64` operand in its place
+    /// (`src/fast/constant.rs`): the node's closure knows how (`Reader::python_graph`).
+    /// Every walk that shows or compiles the graph calls it on each node before reading
+    /// its parents ([`Value::topo`]), so that a leaf read twice is the same leaf and
+    /// gets its gradient when the node's rule is run by hand; `backward()` and the drop
+    /// read the compact forms as they are.
+    pub(crate) fn expand(&self) {
+        let mut node = self.0.borrow_mut();
+        let python = (node.backward.as_ref()).and_then(|rule| rule.python_graph(&node));
+        if let Some((parents, backward)) = python {
+            *node.parents = parents;
+            node.backward = Some(backward);
+        }
     }
 }
 

@@ -26,8 +26,7 @@
 //! |------|---------------|--------|
 //! | `operators.rs` | `+ *` for `Value` and `&Value` (`- /` and negation: `src/ops/composed.rs`; with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rmul__`, ... |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or an `f64` operand kept in the node (`src/fast/constant.rs`) | `_prev` |
-//! | `compact.rs` | all the engine holds for that `f64` operand: its side, and `expand` (Python's nodes for a reader) | `Value(other)` |
-//! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq`; what a reader asks of a node's closure (`Reader`: the hook for the floors above) | `v._op`, `v._prev`, `id(v)`, `a is b` |
+//! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq`; what a reader asks of a node's closure (`Reader`: the hook for the floors above); `expand`, which shows a node of `src/fast/constant.rs` as Python's nodes | `v._op`, `v._prev`, `id(v)`, `a is b` |
 //! | `write.rs` | `add_grad`, `set_data`, `set_grad`, `zero_grad` | `self.grad += ...`, `p.data = ...`, `p.grad = 0` |
 //! | `label.rs` | labels | the lecture's `e.label = 'e'` |
 //! | `no_grad.rs` | values that need no gradient | PyTorch's `requires_grad=False` |
@@ -64,7 +63,6 @@ pub(crate) mod activations;
 mod anomaly;
 pub(crate) mod arithmetic;
 mod backward;
-pub(crate) mod compact;
 pub(crate) mod custom;
 mod drop;
 pub(crate) mod functions;

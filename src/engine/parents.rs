@@ -1,10 +1,8 @@
 //! A node's parents (Python's `_prev`): inline for up to two, a list for more, and the
-//! compact form of an `f64` operand kept in its node (`src/fast/constant.rs`; its side
-//! and its walk are in `compact.rs`).
+//! compact form of an `f64` operand kept in its node (`src/fast/constant.rs`).
 
 use std::cell::Cell;
 
-use super::compact::Side;
 use super::value::Value;
 
 /// The parents (Python's `_prev`) of a node, stored inline for up to two parents so a
@@ -43,4 +41,13 @@ impl Parents {
     pub(crate) fn take(&mut self) -> Parents {
         std::mem::replace(self, Parents::None)
     }
+}
+
+/// Which operand of a [`Parents::Constant`] node the constant is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Side {
+    /// `2.0 * &x`: the constant is the first operand.
+    Left,
+    /// `&x * 2.0`: the constant is the second operand.
+    Right,
 }

@@ -17,10 +17,9 @@ use std::marker::PhantomData;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 use crate::engine::arithmetic::{Plus, Times};
-use crate::engine::compact::Side;
 use crate::engine::inspect::Reader;
 use crate::engine::ops::{Backward, Named};
-use crate::engine::parents::Parents;
+use crate::engine::parents::{Parents, Side};
 use crate::engine::rules::{Rule, Rule2, NO_CONSTS};
 use crate::engine::value::{BackwardFn, Node};
 use crate::ops::composed::{Divide, Minus};
@@ -71,22 +70,35 @@ impl<N: Named> Reader for ConstantRule<N> {
         Some(N::RULE)
     }
 
-    /// The leaf Python makes for the constant put back: the parents become `[x, leaf]`
-    /// (or `[leaf, x]`), the leaf a hidden constant holding `c`, with the gradient
-    /// [`constant_grad`] gives it, and the closure the op's method gives a two-parent
-    /// node. The graph then is the one Python builds.
+    /// Python's parents of the node, with a leaf made for this read (see
+    /// [`python_operands`]): what the checked walk of `try_backward` reads, which leaves
+    /// the node as it is.
+    fn python_parents(&self, out: &Node) -> Option<Vec<Value>> {
+        python_operands(out, rule_of::<N>()).map(|p| p.as_slice().to_vec())
+    }
+
+    /// The leaf Python makes for the constant put back: the parents of
+    /// [`python_operands`], and the closure the op's method gives a two-parent node. The
+    /// graph then is the one Python builds.
     fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
-        let Parents::Constant([x], c, side, _) = &*out.parents else {
-            return None;
-        };
-        let leaf = Value::hidden_constant(*c);
-        leaf.set_grad(constant_grad(out, rule_of::<N>()));
-        let parents = match side {
-            Side::Left => Parents::Two([leaf, x.clone()]),
-            Side::Right => Parents::Two([x.clone(), leaf]),
-        };
+        let parents = python_operands(out, rule_of::<N>())?;
         Some((parents, two_parent_backward(N::RULE)?))
     }
+}
+
+/// Python's parents of the constant node `out` of the op `rule`: `[x, leaf]` (or
+/// `[leaf, x]`), the leaf a hidden constant holding `c`, with the gradient
+/// [`constant_grad`] gives it.
+fn python_operands(out: &Node, rule: &Rule2) -> Option<Parents> {
+    let Parents::Constant([x], c, side, _) = &*out.parents else {
+        return None;
+    };
+    let leaf = Value::hidden_constant(*c);
+    leaf.set_grad(constant_grad(out, rule));
+    Some(match side {
+        Side::Left => Parents::Two([leaf, x.clone()]),
+        Side::Right => Parents::Two([x.clone(), leaf]),
+    })
 }
 
 impl Value {

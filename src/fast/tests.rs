@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::address::AddressMap;
+use crate::engine::parents::Parents;
 use crate::fast::Act;
 use crate::fast::{NeuronInputs, NeuronParams};
 use crate::Value;
@@ -159,4 +160,18 @@ fn reading_a_graph_leaves_a_neuron_node_as_it_is() {
     // (Its own parents are still the two lists, of the parameters and of the inputs.)
     assert_eq!(y.node().parents().len(), 2);
     assert_eq!(crate::fast::neuron_act(&y.node()), Some(Act::Tanh));
+}
+
+/// `try_backward` reads an `f64` operand's node as Python's two-parent node, with a
+/// leaf made for that read, and leaves the node compact: one parent, the constant kept.
+#[test]
+fn try_backward_leaves_a_constant_node_compact() {
+    let x = Value::new(3.0);
+    let y = &x * 2.0;
+    assert!(y.try_backward().is_ok());
+    assert_eq!(x.grad(), 2.0);
+    let compact = |v: &Value| matches!(*v.node().parents, Parents::Constant(..));
+    assert!(compact(&y) && y.node().parents().len() == 1);
+    let _ = y.parents(); // (a reader of the graph puts Python's leaf back)
+    assert!(!compact(&y));
 }
