@@ -11,6 +11,28 @@
 //! This file makes the nodes and their rules, the operators with an `f64` (or `&f64`)
 //! on either side, and Python's graph for such a node, with the leaf put back, where
 //! the graph is shown or compiled (`ConstantRule::python_graph`).
+//!
+//! `f64` on either side, and the assigning forms (which rebind the handle to a new
+//! node, as Python's `a += b` rebinds the name):
+//! ```
+//! # use micrograd::Value;
+//! let x = Value::new(4.0);
+//! let f = 2.0 * &x + 1.0;   // 9
+//! let g = 10.0 / &f - x.clone();
+//! let mut h = g.clone();
+//! h *= 3.0;
+//! h += &x;
+//! assert!((h.data() - ((10.0 / 9.0 - 4.0) * 3.0 + 4.0)).abs() < 1e-12);
+//! ```
+//! `&f64` too, as iterating over a slice of numbers hands them out:
+//! ```
+//! # use micrograd::Value;
+//! // Python: loss = sum((yout - ygt)**2 for ygt, yout in zip(ys, ypred))
+//! let ys = [1.0, -1.0];
+//! let ypred = [Value::new(0.5), Value::new(-0.5)];
+//! let loss: Value = ys.iter().zip(&ypred).map(|(ygt, yout)| (yout - ygt).powi(2)).sum();
+//! assert_eq!(loss.data(), 0.5);
+//! ```
 
 use std::cell::Cell;
 use std::marker::PhantomData;

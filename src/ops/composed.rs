@@ -3,6 +3,26 @@
 //! `+` is (`src/engine/arithmetic.rs`), with its `std::ops` operators. The values and,
 //! after one `backward()`, the gradients are Python's; `a / b`'s differ from Python's
 //! `a * b**-1` in the last bits (one rounding, not two).
+//!
+//! | expression | derivative in `a` | derivative in `b` |
+//! |------------|-------------------|-------------------|
+//! | `a - b`    | 1                 | -1                |
+//! | `a / b`    | 1/b               | -a/b²             |
+//! | `-a`       | -1                |                   |
+//!
+//! ```
+//! use micrograd::Value;
+//! let grads = |y: &Value, a: &Value, b: &Value| {
+//!     y.backward();
+//!     (y.data(), a.grad(), b.grad())
+//! };
+//! let (a, b) = (Value::new(3.0), Value::new(2.0));
+//! assert_eq!(grads(&(&a - &b), &a, &b), (1.0, 1.0, -1.0));     // d/da = 1, d/db = -1
+//! let (a, b) = (Value::new(3.0), Value::new(2.0));
+//! assert_eq!(grads(&(&a / &b), &a, &b), (1.5, 0.5, -0.75));    // d/da = 1/b, d/db = -a/b²
+//! let (a, b) = (Value::new(3.0), Value::new(2.0));
+//! assert_eq!(grads(&-&a, &a, &b), (-3.0, -1.0, 0.0));          // d/da = -1
+//! ```
 
 use std::ops::{Div, DivAssign, Neg, Sub, SubAssign};
 
