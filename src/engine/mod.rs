@@ -10,9 +10,8 @@
 //!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
-//! | `value.rs` | [`Value`] and its `Node`: data, grad, parents, op, closure; `Value::new`, `data()`, `grad()` | `class Value`, `__init__` |
+//! | `value.rs` | [`Value`] and its `Node`: data, grad, parents, and the closure, which names the op; `Value::new`, `data()`, `grad()` | `class Value`, `__init__` |
 //! | `ops.rs` | what every op's method shares: making its node, finding its parents in the closure | `Value(data, children, op)`, `self`, `other` |
-//! | `rules.rs` | what an op's rule holds: its forward value and local derivative (and its C and text) | |
 //! | `arithmetic.rs` | `+` and `*`: each op's method (`out`, then its backward closure), its rule, the type that names it | `__add__`, `__mul__` |
 //! | `powers.rs` | `powf` | `__pow__` |
 //! | `activations.rs` | `relu`, `tanh` | `relu()`, the lecture's `tanh()` |
@@ -24,6 +23,7 @@
 //!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
+//! | `rules.rs` | the types of the rules written under each op's method: forward value, local derivative, C and text | |
 //! | `operators.rs` | `+ *` for `Value` and `&Value` (`- /` and negation: `src/ops/composed.rs`; with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rmul__`, ... |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or an `f64` operand kept in the node (`src/fast/constant.rs`) | `_prev` |
 //! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq`; what a reader asks of a node's closure (`Reader`: the hook for the floors above); `expand`, which shows a node of `src/fast/constant.rs` as Python's nodes | `v._op`, `v._prev`, `id(v)`, `a is b` |
