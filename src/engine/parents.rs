@@ -17,12 +17,12 @@ pub(crate) enum Parents {
     /// Any number of parents (the n-ary [`Sum`](std::iter::Sum) node).
     Many(Box<[Value]>),
     /// A two-operand op with one `f64` operand (`&x * 2.0`, `1.0 - &x`): the `Value`
-    /// parent, the constant, which side the constant is on, and whether the node's rule
-    /// has run (so that the constant, shown as Python's leaf, has the gradient the rule
-    /// gives it; 0 before). Python makes a leaf `Value(2.0)` for it; here it is kept in
-    /// the node, so that the op costs one allocation, not two (see
-    /// `src/fast/constant.rs`, which puts the leaf back wherever the graph is read).
-    Constant([Value; 1], f64, Side, Cell<bool>),
+    /// parent, the constant, and whether the node's rule has run (so that the constant,
+    /// shown as Python's leaf, has the gradient the rule gives it; 0 before). Python
+    /// makes a leaf `Value(2.0)` for it; here it is kept in the node, so that the op
+    /// costs one allocation, not two (see `src/fast/constant.rs`, whose closure knows
+    /// the constant's side and puts the leaf back wherever the graph is read).
+    Constant([Value; 1], f64, Cell<bool>),
 }
 
 impl Parents {
@@ -41,13 +41,4 @@ impl Parents {
     pub(crate) fn take(&mut self) -> Parents {
         std::mem::replace(self, Parents::None)
     }
-}
-
-/// Which operand of a [`Parents::Constant`] node the constant is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Side {
-    /// `2.0 * &x`: the constant is the first operand.
-    Left,
-    /// `&x * 2.0`: the constant is the second operand.
-    Right,
 }

@@ -41,7 +41,7 @@ use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 use crate::engine::arithmetic::{Plus, Times};
 use crate::engine::inspect::Reader;
 use crate::engine::ops::{Backward, Named};
-use crate::engine::parents::{Parents, Side};
+use crate::engine::parents::Parents;
 use crate::engine::rules::{Rule, Rule2, NO_CONSTS};
 use crate::engine::value::{BackwardFn, Node};
 use crate::ops::composed::{Divide, Minus};
@@ -49,17 +49,31 @@ use crate::watch;
 use crate::Value;
 
 impl Value {
-    /// `self op c` (or `c op self`, `side` saying where the constant goes) as one node
-    /// holding the constant: the forward value and the derivatives of the two-operand
-    /// op `N` (one of `+ - * /`), with `c` as one operand.
+    /// `self op c` (or `c op self`, with `FIRST` = [`LEFT`]: the constant is the first
+    /// operand) as one node holding the constant: the forward value and the derivatives
+    /// of the two-operand op `N` (one of `+ - * /`), with `c` as one operand.
     #[inline(always)]
-    pub(crate) fn with_constant<N: Named + 'static>(&self, c: f64, side: Side) -> Value {
-        let (a, b) = side.operands(self.data(), c);
+    pub(crate) fn with_constant<N: Named + 'static, const FIRST: bool>(&self, c: f64) -> Value {
+        let (a, b) = ConstantRule::<N, FIRST>::SIDE.operands(self.data(), c);
         let data = (rule_of::<N>().forward)(a, b);
-        let parents = Parents::Constant([self.clone()], c, side, Cell::new(false));
-        let rule = Box::new(ConstantRule::<N>(PhantomData));
+        let parents = Parents::Constant([self.clone()], c, Cell::new(false));
+        let rule = Box::new(ConstantRule::<N, FIRST>(PhantomData));
         Value::from_op(data, parents, NO_CONSTS, rule)
     }
+}
+
+/// `FIRST` of [`Value::with_constant`] for `2.0 * &x`: the constant is the first operand.
+const LEFT: bool = true;
+/// `FIRST` of [`Value::with_constant`] for `&x * 2.0`: the constant is the second operand.
+const RIGHT: bool = false;
+
+/// Which operand of a constant node the constant is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    /// `2.0 * &x`: the constant is the first operand.
+    Left,
+    /// `&x * 2.0`: the constant is the second operand.
+    Right,
 }
 
 /// The rule of the two-parent op `N` (a constant: each node's closure has its op's
@@ -77,17 +91,23 @@ fn rule_of<N: Named>() -> &'static Rule2 {
 /// The closure of a node of the op `N` with a constant operand (zero-sized): the
 /// two-parent rule's line for the `Value` parent, `x.grad += d out / d x * out.grad`
 /// (the line for the constant, which no one reads, is [`constant_grad`], worked out when
-/// the constant is shown). It also gives Python's graph for the node.
-struct ConstantRule<N>(PhantomData<N>);
+/// the constant is shown). It also gives Python's graph for the node. `FIRST` says on
+/// which side the constant is: the node keeps only the number.
+struct ConstantRule<N, const FIRST: bool>(PhantomData<N>);
 
-impl<N: Named + 'static> Backward for ConstantRule<N> {
+impl<N, const FIRST: bool> ConstantRule<N, FIRST> {
+    /// Which operand the constant is.
+    const SIDE: Side = if FIRST { Side::Left } else { Side::Right };
+}
+
+impl<N: Named + 'static, const FIRST: bool> Backward for ConstantRule<N, FIRST> {
     #[inline]
     fn run(&self, out: &Node) {
-        add_constant_rule(out, rule_of::<N>());
+        add_constant_rule(out, rule_of::<N>(), Self::SIDE);
     }
 }
 
-impl<N: Named> Reader for ConstantRule<N> {
+impl<N: Named, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
     fn rule(&self) -> Option<Rule> {
         Some(N::RULE)
     }
@@ -96,27 +116,27 @@ impl<N: Named> Reader for ConstantRule<N> {
     /// [`python_operands`]): what the checked walk of `try_backward` reads, which leaves
     /// the node as it is.
     fn python_parents(&self, out: &Node) -> Option<Vec<Value>> {
-        python_operands(out, rule_of::<N>()).map(|p| p.as_slice().to_vec())
+        python_operands(out, rule_of::<N>(), Self::SIDE).map(|p| p.as_slice().to_vec())
     }
 
     /// The leaf Python makes for the constant put back: the parents of
     /// [`python_operands`], and the closure the op's method gives a two-parent node. The
     /// graph then is the one Python builds.
     fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
-        let parents = python_operands(out, rule_of::<N>())?;
+        let parents = python_operands(out, rule_of::<N>(), Self::SIDE)?;
         Some((parents, two_parent_backward(N::RULE)?))
     }
 }
 
 /// Python's parents of the constant node `out` of the op `rule`: `[x, leaf]` (or
-/// `[leaf, x]`), the leaf a hidden constant holding `c`, with the gradient
+/// `[leaf, x]`, by `side`), the leaf a hidden constant holding `c`, with the gradient
 /// [`constant_grad`] gives it.
-fn python_operands(out: &Node, rule: &Rule2) -> Option<Parents> {
-    let Parents::Constant([x], c, side, _) = &*out.parents else {
+fn python_operands(out: &Node, rule: &Rule2, side: Side) -> Option<Parents> {
+    let Parents::Constant([x], c, _) = &*out.parents else {
         return None;
     };
     let leaf = Value::hidden_constant(*c);
-    leaf.set_grad(constant_grad(out, rule));
+    leaf.set_grad(constant_grad(out, rule, side));
     Some(match side {
         Side::Left => Parents::Two([leaf, x.clone()]),
         Side::Right => Parents::Two([x.clone(), leaf]),
@@ -156,8 +176,8 @@ impl Side {
 /// op `rule`: 0 until the node's rule runs, then `0 + d out / d c * out.grad` from the
 /// node as it is now (after one `backward()`, Python's number; see
 /// `docs/python-to-rust.md` for after two).
-fn constant_grad(out: &Node, rule: &Rule2) -> f64 {
-    let Parents::Constant([x], c, side, ran) = &*out.parents else {
+fn constant_grad(out: &Node, rule: &Rule2, side: Side) -> f64 {
+    let Parents::Constant([x], c, ran) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
     if !ran.get() {
@@ -179,8 +199,8 @@ fn two_parent_backward(rule: Rule) -> Option<BackwardFn> {
 
 /// `x.grad += d out / d x * out.grad` for the node `out` of the op `rule` (its own).
 #[inline(always)]
-fn add_constant_rule(out: &Node, rule: &Rule2) {
-    let Parents::Constant([x], c, side, ran) = &*out.parents else {
+fn add_constant_rule(out: &Node, rule: &Rule2, side: Side) {
+    let Parents::Constant([x], c, ran) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
     // (`x`'s data read in the borrow that adds to its grad: one borrow fewer; what
@@ -201,60 +221,60 @@ macro_rules! constant_binop {
         impl $Op<f64> for &Value {
             type Output = Value;
             fn $op(self, rhs: f64) -> Value {
-                self.with_constant::<$N>(rhs, Side::Right)
+                self.with_constant::<$N, RIGHT>(rhs)
             }
         }
         impl $Op<f64> for Value {
             type Output = Value;
             fn $op(self, rhs: f64) -> Value {
-                self.with_constant::<$N>(rhs, Side::Right)
+                self.with_constant::<$N, RIGHT>(rhs)
             }
         }
         impl $Op<&Value> for f64 {
             type Output = Value;
             fn $op(self, rhs: &Value) -> Value {
-                rhs.with_constant::<$N>(self, Side::Left)
+                rhs.with_constant::<$N, LEFT>(self)
             }
         }
         impl $Op<Value> for f64 {
             type Output = Value;
             fn $op(self, rhs: Value) -> Value {
-                rhs.with_constant::<$N>(self, Side::Left)
+                rhs.with_constant::<$N, LEFT>(self)
             }
         }
         // `&f64` on either side, as `zip`ping a slice of targets gives (`&yout - ygt`).
         impl $Op<&f64> for &Value {
             type Output = Value;
             fn $op(self, rhs: &f64) -> Value {
-                self.with_constant::<$N>(*rhs, Side::Right)
+                self.with_constant::<$N, RIGHT>(*rhs)
             }
         }
         impl $Op<&f64> for Value {
             type Output = Value;
             fn $op(self, rhs: &f64) -> Value {
-                self.with_constant::<$N>(*rhs, Side::Right)
+                self.with_constant::<$N, RIGHT>(*rhs)
             }
         }
         impl $Op<&Value> for &f64 {
             type Output = Value;
             fn $op(self, rhs: &Value) -> Value {
-                rhs.with_constant::<$N>(*self, Side::Left)
+                rhs.with_constant::<$N, LEFT>(*self)
             }
         }
         impl $Op<Value> for &f64 {
             type Output = Value;
             fn $op(self, rhs: Value) -> Value {
-                rhs.with_constant::<$N>(*self, Side::Left)
+                rhs.with_constant::<$N, LEFT>(*self)
             }
         }
         impl $OpAssign<&f64> for Value {
             fn $op_assign(&mut self, rhs: &f64) {
-                *self = self.with_constant::<$N>(*rhs, Side::Right);
+                *self = self.with_constant::<$N, RIGHT>(*rhs);
             }
         }
         impl $OpAssign<f64> for Value {
             fn $op_assign(&mut self, rhs: f64) {
-                *self = self.with_constant::<$N>(rhs, Side::Right);
+                *self = self.with_constant::<$N, RIGHT>(rhs);
             }
         }
     };
