@@ -123,7 +123,7 @@ fn every_ops_node_is_one_allocation_closure_included() {
     let leaf = Value::new(1.0);
     let node = live_bytes() - before;
     drop(leaf);
-    let ops: [fn(&Value, &Value) -> Value; 21] = [
+    let ops: [fn(&Value, &Value) -> Value; 25] = [
         |a, b| a + b,
         |a, b| a - b,
         |a, b| a * b,
@@ -144,7 +144,13 @@ fn every_ops_node_is_one_allocation_closure_included() {
         |a, b| a.pow(b),
         |a, b| a.max(b),
         |a, b| a.min(b),
-        |a, _| a.powf(0.0), // (a zero exponent needs no constant stored)
+        |a, _| a.powf(0.0),
+        // (one constant is kept in the node beside its parent, as Python's closure
+        // captures `other`; only `clamp`, with two, boxes them)
+        |a, _| a.powf(2.0),
+        |a, _| a.powi(3),
+        |a, _| a.leaky_relu(0.1),
+        |a, _| a.clamp(-1.0, 0.0),
     ];
     for (i, op) in ops.iter().enumerate() {
         let y = op(&a, &b);

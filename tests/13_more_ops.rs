@@ -314,3 +314,13 @@ fn random_expressions_through_every_op_give_the_same_numbers_on_a_tape() {
         }
     }
 }
+
+// `-0.0` is a constant like any other: `leaky_relu(-0.0)` keeps its slope's sign, and the
+// tape, which reads the slope back from the node, gives the graph's number to the bit.
+#[test]
+fn a_constant_of_minus_zero_is_kept_to_the_bit() {
+    let x = Value::new(-3.0);
+    let y = x.leaky_relu(-0.0); // -0.0 * -3.0 = +0.0
+    let mut tape = Tape::compile(&y).unwrap();
+    assert_eq!(tape.forward().unwrap().to_bits(), y.data().to_bits());
+}

@@ -11,6 +11,7 @@
 //! type, so it costs nothing either, and the rule is found from the node (`Node::rule`).
 
 use std::any::Any;
+use std::cell::Cell;
 use std::marker::PhantomData;
 
 use super::inspect::Reader;
@@ -57,7 +58,8 @@ impl<N: Named, F> Reader for Tagged<N, F> {
 
 impl Value {
     /// The node `out` of the one-parent op `N` on `self`, with its constants `c`
-    /// ([`NO_CONSTS`] for ops without any) and its backward closure: Python's
+    /// ([`NO_CONSTS`] for ops without any; one constant is kept in the node,
+    /// `Parents::Constant`) and its backward closure: Python's
     /// `out = Value(data, (self,), op)`, then `out._backward = _backward`.
     pub(crate) fn unary<N: Named + 'static>(
         &self,
@@ -66,7 +68,13 @@ impl Value {
         backward: impl Fn(&Node) + 'static,
     ) -> Value {
         let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
-        Value::from_op(out, Parents::One([self.clone()]), c, backward)
+        let x = [self.clone()];
+        let (parents, c) = match c.map(f64::to_bits) {
+            [0, 0] => (Parents::One(x), NO_CONSTS),
+            [_, 0] => (Parents::Constant(x, c[0], Cell::new(false)), NO_CONSTS),
+            _ => (Parents::One(x), c),
+        };
+        Value::from_op(out, parents, c, backward)
     }
 
     /// The node `out` of the two-parent op `N` on `self` and `other`, with its

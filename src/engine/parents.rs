@@ -1,5 +1,5 @@
-//! A node's parents (Python's `_prev`): inline for up to two, a list for more, and the
-//! compact form of an `f64` operand kept in its node (`src/fast/constant.rs`).
+//! A node's parents (Python's `_prev`): inline for up to two, a list for more, and one
+//! parent with a number kept beside it (an op's constant, or an `f64` operand).
 
 use std::cell::Cell;
 
@@ -16,12 +16,12 @@ pub(crate) enum Parents {
     Two([Value; 2]),
     /// Any number of parents (the n-ary [`Sum`](std::iter::Sum) node).
     Many(Box<[Value]>),
-    /// A two-operand op with one `f64` operand (`&x * 2.0`, `1.0 - &x`): the `Value`
-    /// parent, the constant, and whether the node's rule has run (so that the constant,
-    /// shown as Python's leaf, has the gradient the rule gives it; 0 before). Python
-    /// makes a leaf `Value(2.0)` for it; here it is kept in the node, so that the op
-    /// costs one allocation, not two (see `src/fast/constant.rs`, whose closure knows
-    /// the constant's side and puts the leaf back wherever the graph is read).
+    /// One parent and a number the node keeps, so that the op costs one allocation:
+    /// the op's constant (`powf`'s exponent, `leaky_relu`'s slope; Python's closure
+    /// captures it, `other` in `__pow__`), or an `f64` operand (`&x * 2.0`, for which
+    /// Python makes a leaf `Value(2.0)`: `src/fast/constant.rs`, whose closure puts the
+    /// leaf back wherever the graph is read). The flag says whether the node's rule has
+    /// run (so that such a leaf has the gradient the rule gives it; 0 before).
     Constant([Value; 1], f64, Cell<bool>),
 }
 

@@ -27,7 +27,8 @@ pub(crate) type BackwardFn = Box<dyn Backward>;
 pub(crate) struct Extra {
     /// The user's name for this value (`with_label`).
     pub(crate) label: Option<String>,
-    /// The constants of `powf(n)`, `powi(n)`, `leaky_relu(slope)`, `clamp(lo, hi)`.
+    /// The constants of an op that has two (`clamp(lo, hi)`); one constant
+    /// (`powf(n)`, `leaky_relu(slope)`) is kept in the node itself (`Parents::Constant`).
     pub(crate) consts: Consts,
 }
 
@@ -55,7 +56,7 @@ pub(crate) struct Node {
     /// The chain rule for this node (Python's `self._backward`), which also names its
     /// op (Python's `self._op`, [`Value::op`]); `None` for leaves.
     pub(crate) backward: Option<BackwardFn>,
-    /// Label and op constant, only for the nodes that have them.
+    /// Label and an op's two constants, only for the nodes that have them.
     pub(crate) extra: Option<Box<Extra>>,
 }
 
@@ -80,9 +81,13 @@ impl Node {
         self.parents.as_slice()
     }
 
-    /// The op's constants ([`NO_CONSTS`] for ops without any).
+    /// The op's constants ([`NO_CONSTS`] for ops without any): kept in the node when
+    /// there is one, else in `extra`.
     pub(crate) fn consts(&self) -> Consts {
-        self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts)
+        match *self.parents {
+            Parents::Constant(_, c, _) => [c, 0.0],
+            _ => self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts),
+        }
     }
 }
 
@@ -141,8 +146,8 @@ impl Value {
         Value(Rc::new(RefCell::new(node)))
     }
 
-    /// A node made by an operation; its constants `consts` are stored only when they
-    /// are not all zero. It needs a gradient if a parent [`passes_grad`](Node::passes_grad).
+    /// A node made by an operation; its constants `consts` are stored (in `extra`) only
+    /// when they are not all zero (bit for bit: `-0.0` is kept). It needs a gradient if a parent [`passes_grad`](Node::passes_grad).
     /// (Always inlined: out of line it costs every op's method a call.)
     #[inline(always)]
     pub(crate) fn from_op(
@@ -152,7 +157,7 @@ impl Value {
         backward: BackwardFn,
     ) -> Value {
         let requires_grad = parents.as_slice().iter().any(|p| p.node().passes_grad());
-        let extra = (consts != NO_CONSTS).then(|| {
+        let extra = (consts.map(f64::to_bits) != [0, 0]).then(|| {
             Box::new(Extra {
                 consts,
                 ..Extra::default()

@@ -160,7 +160,7 @@ impl Program {
                     (step, [start as u32, program.runs.len() as u32])
                 }
                 (None, Arity::Zero) => (Step::Leaf, [0, 0]),
-                (None, Arity::One) if node.consts() == NO_CONSTS => {
+                (None, Arity::One) if node.consts().map(f64::to_bits) == [0, 0] => {
                     if is_neuron_activation(&node) {
                         program.neuron_activations.push(k);
                     }
