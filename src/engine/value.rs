@@ -147,8 +147,9 @@ impl Value {
     }
 
     /// A node made by an operation; its constants `consts` are stored (in `extra`) only
-    /// when they are not all zero (bit for bit: `-0.0` is kept). It needs a gradient if a parent [`passes_grad`](Node::passes_grad).
-    /// (Always inlined: out of line it costs every op's method a call.)
+    /// when they are not all zero (bit for bit: `-0.0` is kept). It needs a gradient if
+    /// a parent [`passes_grad`](Node::passes_grad). (Always inlined: out of line it
+    /// costs every op's method a call.)
     #[inline(always)]
     pub(crate) fn from_op(
         data: f64,
