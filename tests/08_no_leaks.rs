@@ -17,11 +17,15 @@ struct Counting;
 
 thread_local! {
     static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
 }
 
 fn add_live(delta: isize) {
     // `try_with` fails only while the thread is being torn down; nothing to count then.
-    let _ = LIVE.try_with(|live| live.set(live.get() + delta));
+    let _ = LIVE.try_with(|live| {
+        live.set(live.get() + delta);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
+    });
 }
 
 unsafe impl GlobalAlloc for Counting {
@@ -40,6 +44,14 @@ static ALLOCATOR: Counting = Counting;
 
 fn live_bytes() -> isize {
     LIVE.with(Cell::get)
+}
+
+/// The most bytes live on this thread while `f` ran, above those live before.
+fn peak_bytes_of(f: impl FnOnce()) -> isize {
+    let before = live_bytes();
+    PEAK.with(|peak| peak.set(before));
+    f();
+    PEAK.with(Cell::get) - before
 }
 
 /// Every expression shape the engine has: each op, reuse, labels, sums, neurons (a
@@ -159,4 +171,21 @@ fn every_ops_node_is_one_allocation_closure_included() {
         drop(y);
         assert_eq!(live_bytes(), before, "op {i}");
     }
+}
+
+// try_backward reads `y * 1.0` as Python's node and its leaf Value(1.0), a leaf made for
+// that read and freed at once: checking costs no more memory than backward() does.
+#[test]
+fn try_backward_holds_no_more_memory_than_backward() {
+    let x = Value::new(1.0);
+    let mut y = x.clone();
+    for _ in 0..1000 {
+        y = &y * 1.0;
+    }
+    let plain = peak_bytes_of(|| y.backward());
+    let checked = peak_bytes_of(|| y.try_backward().unwrap());
+    assert!(
+        checked <= plain + 4096,
+        "try_backward {checked} B, backward {plain} B"
+    );
 }

@@ -113,6 +113,15 @@ fn a_non_finite_f64_operand_is_reported_as_the_leaf_python_makes_of_it() {
     assert_eq!(non_finite(err), (Pass::Forward, "", None));
 }
 
+// Python: y = x ** float('nan') -- the exponent is the op's own number, not a leaf as
+// an operand of `*` is: the `**` node made the NaN.
+#[test]
+fn a_non_finite_exponent_is_reported_as_the_power_that_made_it() {
+    let x = Value::new(2.0).with_label("x");
+    let err = x.powf(f64::NAN).with_label("y").try_backward().unwrap_err();
+    assert_eq!(non_finite(err), (Pass::Forward, "**", Some("y".into())));
+}
+
 // The 0.0 in `0.0 * &big` is a constant the engine made: no one holds it, so an
 // overflow in its gradient alone is no error; every gradient you can read is finite.
 // The tape agrees.

@@ -35,17 +35,49 @@ impl Value {
     }
 }
 
+/// The error `build_topo` reports as it first reaches `node` (Python's `build_topo(v)`):
+/// for a node that keeps a number in place of Python's first parent (`Node::operand`),
+/// that leaf's, which Python appends right then.
+pub(super) fn entered(node: &Node) -> Option<Error> {
+    match node.operand() {
+        Some((c, true)) => number_anomaly(c),
+        _ => None,
+    }
+}
+
 /// The error `build_topo` reports as it appends `node` to `topo`, after its parents
-/// (listed as Python's, `Node::parent_list`): its forward value, if that is not finite
-/// although its parents' are.
-pub(super) fn forward_anomaly(node: &Node) -> Option<Error> {
-    let made_here =
-        !node.data.is_finite() && node.parent_list().iter().all(|p| p.data().is_finite());
+/// (listed as Python's, `Node::parent_list`): for a node that keeps a number in place
+/// of Python's last parent, that leaf's (Python appends it just before); else the
+/// node's forward value, if that is not finite although its parents' are.
+pub(super) fn appended(node: &Node) -> Option<Error> {
+    match node.operand() {
+        Some((c, false)) => number_anomaly(c),
+        _ => None,
+    }
+    .or_else(|| forward_anomaly(node))
+}
+
+/// The error for a node whose forward value is not finite although its parents are.
+fn forward_anomaly(node: &Node) -> Option<Error> {
+    let made_here = !node.data.is_finite()
+        && node.parent_list().iter().all(|p| p.data().is_finite())
+        && node.operand().is_none_or(|(c, _)| c.is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,
         op: node.op_name(),
         label: node.label().map(str::to_owned),
         value: node.data,
+    })
+}
+
+/// The error for a number kept in place of Python's leaf (`&x * f64::NAN`) that is not
+/// finite: what [`forward_anomaly`] reports for that leaf.
+fn number_anomaly(c: f64) -> Option<Error> {
+    (!c.is_finite()).then_some(Error::NonFinite {
+        pass: Pass::Forward,
+        op: "",
+        label: None,
+        value: c,
     })
 }
 

@@ -25,7 +25,7 @@
 //! `backward()` finds the graph unmarked. `topo` costs 8 bytes a node while the pass
 //! runs.
 
-use super::anomaly::{backward_anomaly, forward_anomaly};
+use super::anomaly::{appended, backward_anomaly, entered};
 use super::value::{Node, Value};
 use crate::error::Error;
 
@@ -98,8 +98,8 @@ enum Visit {
 pub(crate) enum Graph {
     /// The nodes as they are: what `backward()` runs. (With `check`, each node's
     /// parents as a reader lists them, `Node::parent_list`: a neuron node's weights and
-    /// inputs, or an `f64` operand's leaf, in Python's order, so that the first value
-    /// that is not finite is Python's.)
+    /// inputs in Python's order, and an `f64` operand's leaf checked where Python's walk
+    /// meets it, so that the first value that is not finite is Python's.)
     Compact,
     /// Python's graph: each node [expanded](Value::expand) before its parents are
     /// read, every parent listed as a reader lists it ([`Value::topo`]).
@@ -128,6 +128,9 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
                     v.expand();
                     node = v.0.borrow_mut();
                 }
+                if check && error.is_none() {
+                    error = entered(&node);
+                }
                 stack.push(Visit::Append(v.clone()));
                 let listed;
                 let children = match graph == Graph::Compact && !check {
@@ -149,7 +152,7 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
             }
             Visit::Append(v) => {
                 if check && error.is_none() {
-                    error = forward_anomaly(&v.node());
+                    error = appended(&v.node());
                 }
                 topo.push(v);
             }

@@ -29,10 +29,17 @@ pub(crate) trait Reader {
     }
 
     /// For a node of `src/fast/` whose parents are not Python's (a neuron node's are
-    /// its two lists; an `f64` operand's node has no leaf for it): Python's parents of
-    /// it, for a reader of the graph ([`Node::parent_list`]). `None` for every other
-    /// node.
+    /// its two lists): Python's parents of it, for a reader of the graph
+    /// ([`Node::parent_list`]). `None` for every other node.
     fn python_parents(&self, _out: &Node) -> Option<Vec<Value>> {
+        None
+    }
+
+    /// For a node that keeps an `f64` operand in place of Python's leaf (`src/fast/`):
+    /// the number, and whether it is the first operand (the leaf is then Python's
+    /// first parent, else its last), which `try_backward` checks where Python's walk
+    /// meets the leaf. `None` for every other node.
+    fn operand(&self, _out: &Node) -> Option<(f64, bool)> {
         None
     }
 
@@ -148,6 +155,12 @@ impl Node {
     pub(crate) fn closure<T: Backward>(&self) -> Option<&T> {
         let closure: &dyn Any = self.backward.as_deref()?;
         closure.downcast_ref()
+    }
+
+    /// The number the node keeps in place of Python's leaf, and whether it is the first
+    /// operand ([`Reader::operand`]).
+    pub(crate) fn operand(&self) -> Option<(f64, bool)> {
+        self.backward.as_ref()?.operand(self)
     }
 
     /// The rule of a one- or two-parent op, which its closure carries (`None` for

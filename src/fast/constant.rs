@@ -12,8 +12,8 @@
 //! on either side, and Python's graph for such a node, with the leaf put back, where
 //! the graph is shown or compiled (`ConstantRule::python_graph`).
 //!
-//! `f64` on either side, and the assigning forms (which rebind the handle to a new
-//! node, as Python's `a += b` rebinds the name):
+//! The operators with an `f64` on either side, and their assigning forms (which rebind
+//! the handle to a new node, as Python's `a += b` rebinds the name):
 //! ```
 //! # use micrograd::Value;
 //! let x = Value::new(4.0);
@@ -112,11 +112,13 @@ impl<N: Named, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
         Some(N::RULE)
     }
 
-    /// Python's parents of the node, with a leaf made for this read (see
-    /// [`python_operands`]): what the checked walk of `try_backward` reads, which leaves
-    /// the node as it is.
-    fn python_parents(&self, out: &Node) -> Option<Vec<Value>> {
-        python_operands(out, rule_of::<N>(), Self::SIDE).map(|p| p.as_slice().to_vec())
+    /// The number and its side: `try_backward` checks it where Python's walk meets the
+    /// leaf, without making the leaf (and so leaves the node as it is).
+    fn operand(&self, out: &Node) -> Option<(f64, bool)> {
+        match *out.parents {
+            Parents::Constant(_, c, _) => Some((c, FIRST)),
+            _ => None,
+        }
     }
 
     /// The leaf Python makes for the constant put back: the parents of
