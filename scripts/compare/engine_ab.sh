@@ -8,7 +8,10 @@
 #
 # With `instructions` in place of PAIRS, runs each workload once per side, smaller, under
 # `valgrind --tool=cachegrind --cache-sim=no` and prints the instructions each took and
-# their ratio A/B: a count that the machine's noise does not move.
+# their ratio A/B: a count that the machine's noise does not move. Both sides are then
+# built as one codegen unit (CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 unless it is set):
+# with the default sixteen, how the crate is split can inline a function on one side
+# and not the other, which moved a count by 2% with no change to the code it ran.
 #
 # Usage: scripts/compare/engine_ab.sh REV_A REV_B [PAIRS (7) | instructions]
 #   e.g. scripts/compare/engine_ab.sh main HEAD
@@ -21,6 +24,9 @@ repo="$(cd "$(dirname "$0")/../.." && pwd)"
 pairs="${3:-7}"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+if [ "$pairs" = instructions ]; then
+    export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNITS:-1}"
+fi
 
 for side in A B; do
     rev=$([ "$side" = A ] && echo "$1" || echo "$2")
