@@ -50,18 +50,20 @@ pub(super) fn entered(node: &Node) -> Option<Error> {
 /// of Python's last parent, that leaf's (Python appends it just before); else the
 /// node's forward value, if that is not finite although its parents' are.
 pub(super) fn appended(node: &Node) -> Option<Error> {
-    match node.operand() {
+    let operand = node.operand();
+    match operand {
         Some((c, false)) => number_anomaly(c),
         _ => None,
     }
-    .or_else(|| forward_anomaly(node))
+    .or_else(|| forward_anomaly(node, operand))
 }
 
-/// The error for a node whose forward value is not finite although its parents are.
-fn forward_anomaly(node: &Node) -> Option<Error> {
+/// The error for a node whose forward value is not finite although its parents (and
+/// the number it keeps in place of one, `operand`) are.
+fn forward_anomaly(node: &Node, operand: Option<(f64, bool)>) -> Option<Error> {
     let made_here = !node.data.is_finite()
         && node.parent_list().iter().all(|p| p.data().is_finite())
-        && node.operand().is_none_or(|(c, _)| c.is_finite());
+        && operand.is_none_or(|(c, _)| c.is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,
         op: node.op_name(),

@@ -25,6 +25,11 @@ pub(crate) type Consts = [f64; 2];
 /// The constants of the ops that have none.
 pub(crate) const NO_CONSTS: Consts = [0.0, 0.0];
 
+/// Whether `c` is [`NO_CONSTS`], bit for bit (a `-0.0` is a constant).
+pub(crate) fn no_consts(c: Consts) -> bool {
+    c.map(f64::to_bits) == [0, 0]
+}
+
 /// The rule of a one-parent op `out = f(x)`: its numbers, its C, and its text.
 pub(crate) struct Rule1 {
     /// The op as Python's `_op` string (`"tanh"`, `"+"`), as [`Value::op`] shows it.

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::ops::Backward;
 use super::parents::Parents;
-use super::rules::{Consts, NO_CONSTS};
+use super::rules::{no_consts, Consts, NO_CONSTS};
 use crate::watch;
 
 /// A node's backward closure, boxed (Python's `_backward`): given the node itself (its
@@ -158,7 +158,7 @@ impl Value {
         backward: BackwardFn,
     ) -> Value {
         let requires_grad = parents.as_slice().iter().any(|p| p.node().passes_grad());
-        let extra = (consts.map(f64::to_bits) != [0, 0]).then(|| {
+        let extra = (!no_consts(consts)).then(|| {
             Box::new(Extra {
                 consts,
                 ..Extra::default()

@@ -12,7 +12,7 @@
 use super::code::{Arity, Code};
 use super::{ConstantTarget, Program, Run, Step};
 use crate::address::{AddressMap, AddressSet};
-use crate::engine::rules::{Rule, NO_CONSTS};
+use crate::engine::rules::{no_consts, Rule, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
@@ -160,7 +160,7 @@ impl Program {
                     (step, [start as u32, program.runs.len() as u32])
                 }
                 (None, Arity::Zero) => (Step::Leaf, [0, 0]),
-                (None, Arity::One) if node.consts().map(f64::to_bits) == [0, 0] => {
+                (None, Arity::One) if no_consts(node.consts()) => {
                     if is_neuron_activation(&node) {
                         program.neuron_activations.push(k);
                     }
