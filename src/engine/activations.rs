@@ -3,7 +3,7 @@
 //! and the type that names it. `sigmoid`, `leaky_relu` and `softplus` are in
 //! `src/ops/activations.rs`.
 
-use super::ops::Named;
+use super::rules::Named;
 use super::rules::{Rule, Rule1, NO_CONSTS};
 use super::value::{Node, Value};
 use crate::forms::PythonSource::{Engine, Lecture};

@@ -1,6 +1,9 @@
 //! Anomaly detection: [`Value::try_backward`], `backward()` that stops at the first
 //! NaN or infinity and says which op and label made it.
 
+use std::borrow::Cow;
+
+use super::backward::Walk;
 use super::value::{Node, Value};
 use crate::error::{Error, Pass};
 
@@ -31,14 +34,49 @@ impl Value {
     /// assert_eq!(x.grad(), 0.0);               // nothing was spread
     /// ```
     pub fn try_backward(&self) -> Result<(), Error> {
-        self.run_backward(true)
+        self.backward_with(&mut Checked { error: None })
+    }
+}
+
+/// [`Value::try_backward`]'s walk: every node as a reader lists its parents
+/// (`Node::parent_list`: a neuron node's weights and inputs in Python's order), each
+/// number checked in the order Python's walk meets it, so that the first value that is
+/// not finite is Python's; the node is left as it is.
+struct Checked {
+    /// The first forward value found not finite although its parents are.
+    error: Option<Error>,
+}
+
+impl Walk for Checked {
+    fn enter(&mut self, node: &mut Node) {
+        if self.error.is_none() {
+            self.error = entered(node);
+        }
+    }
+
+    fn children<'n>(&self, node: &'n Node) -> Cow<'n, [Value]> {
+        node.parent_list()
+    }
+
+    fn append(&mut self, v: &Value) {
+        if self.error.is_none() {
+            self.error = appended(&v.node());
+        }
+    }
+
+    fn walked(&mut self) -> Result<(), Error> {
+        self.error.take().map_or(Ok(()), Err)
+    }
+
+    fn ran(&mut self, node: &Node) -> Result<(), Error> {
+        backward_anomaly(node).map_or(Ok(()), Err)
     }
 }
 
 /// The error `build_topo` reports as it first reaches `node` (Python's `build_topo(v)`):
 /// for a node that keeps a number in place of Python's first parent (`Node::operand`),
 /// that leaf's, which Python appends right then.
-pub(super) fn entered(node: &Node) -> Option<Error> {
+fn entered(node: &Node) -> Option<Error> {
     match node.operand() {
         Some((c, true)) => number_anomaly(c),
         _ => None,
@@ -49,7 +87,7 @@ pub(super) fn entered(node: &Node) -> Option<Error> {
 /// (listed as Python's, `Node::parent_list`): for a node that keeps a number in place
 /// of Python's last parent, that leaf's (Python appends it just before); else the
 /// node's forward value, if that is not finite although its parents' are.
-pub(super) fn appended(node: &Node) -> Option<Error> {
+fn appended(node: &Node) -> Option<Error> {
     let operand = node.operand();
     match operand {
         Some((c, false)) => number_anomaly(c),
@@ -85,7 +123,7 @@ fn number_anomaly(c: f64) -> Option<Error> {
 
 /// The error for a backward rule that just left a non-finite grad on a parent, unless
 /// that parent is a hidden constant (see [`try_backward`](Value::try_backward)).
-pub(super) fn backward_anomaly(node: &Node) -> Option<Error> {
+fn backward_anomaly(node: &Node) -> Option<Error> {
     let bad = (node.parent_list().iter())
         .filter(|p| !p.node().hidden)
         .map(Value::grad)

@@ -3,7 +3,7 @@
 //! operators that call these methods, for every mix of `Value`, `&Value` and `f64`, are
 //! in `operators.rs`; `-`, `/` and negation in `src/ops/composed.rs`.
 
-use super::ops::Named;
+use super::rules::Named;
 use super::rules::{Rule, Rule2};
 use super::value::{Node, Value};
 use crate::forms::PythonSource::Engine;

@@ -1,7 +1,7 @@
-//! `backward()`: Python's `build_topo`, then each node's rule in reverse order.
+//! `backward()`: Python's `build_topo`, then each node's closure in reverse order.
 //!
 //! ```python
-//! def backward(self):                        # fn run_backward
+//! def backward(self):                        # fn backward
 //!     topo = []                              # build_topo's result
 //!     visited = set()                        # Node::visited, a mark in each node
 //!     def build_topo(v):                     # fn build_topo, with a stack of its own
@@ -25,7 +25,8 @@
 //! `backward()` finds the graph unmarked. `topo` costs 8 bytes a node while the pass
 //! runs.
 
-use super::anomaly::{appended, backward_anomaly, entered};
+use std::borrow::Cow;
+
 use super::value::{Node, Value};
 use crate::error::Error;
 
@@ -57,32 +58,64 @@ impl Value {
     /// assert_eq!(x.grad(), -8.0);
     /// ```
     pub fn backward(&self) {
-        // Without checking, no error can arise.
-        let _ = self.run_backward(false);
+        // (The nodes as they are: no walk of this kind stops with an error.)
+        let _ = self.backward_with(&mut Nodes);
     }
 
-    pub(super) fn run_backward(&self, check: bool) -> Result<(), Error> {
-        let (topo, error) = build_topo(self, Graph::Compact, check);
-        // (Declared before the loop: clears the marks the loop does not reach when an
-        // error stops it or a rule panics.)
-        let mut topo = Unmark(topo);
-        if let Some(error) = error {
-            return Err(error);
-        }
+    /// `backward()` over the graph as `walk` reads it, stopping at the first error
+    /// `walk` reports ([`Value::try_backward`]'s walk does).
+    pub(super) fn backward_with(&self, walk: &mut impl Walk) -> Result<(), Error> {
+        // (Made before the loop: clears the marks the loop does not reach when an error
+        // stops it or a rule panics.)
+        let mut topo = Unmark(build_topo(self, walk));
+        walk.walked()?;
         self.0.borrow_mut().grad = 1.0;
         while let Some(v) = topo.0.pop() {
             let mut node = v.0.borrow_mut();
             node.visited = false;
             run_rule(&node);
-            if check {
-                if let Some(error) = backward_anomaly(&node) {
-                    return Err(error);
-                }
-            }
+            walk.ran(&node)?;
         }
         Ok(())
     }
 }
+
+/// How a walk reads the graph, beyond Python's `build_topo`: each hook's default is
+/// what `backward()` does ([`Nodes`]). [`Value::topo`] walks Python's graph
+/// (`topo.rs`), [`Value::try_backward`] checks each number (`anomaly.rs`).
+pub(crate) trait Walk {
+    /// On first reaching `node` (Python's call `build_topo(v)`), before its children
+    /// are read.
+    #[inline]
+    fn enter(&mut self, _node: &mut Node) {}
+
+    /// The children to visit, in order (Python's `v._prev`).
+    #[inline]
+    fn children<'n>(&self, node: &'n Node) -> Cow<'n, [Value]> {
+        Cow::Borrowed(node.parents())
+    }
+
+    /// On `topo.append(v)`, once the children are done.
+    #[inline]
+    fn append(&mut self, _v: &Value) {}
+
+    /// After the walk: an error that stops the pass before any rule runs.
+    #[inline]
+    fn walked(&mut self) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// After the node's rule ran: an error that stops the pass there.
+    #[inline]
+    fn ran(&mut self, _node: &Node) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// `backward()`'s walk: every node as it is.
+struct Nodes;
+
+impl Walk for Nodes {}
 
 /// One step of [`build_topo`]: Python's call `build_topo(v)`, or its `topo.append(v)`
 /// once the calls for `v`'s children have returned.
@@ -93,26 +126,11 @@ enum Visit {
     Append(Value),
 }
 
-/// Which graph [`build_topo`] walks.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Graph {
-    /// The nodes as they are: what `backward()` runs. (With `check`, each node's
-    /// parents as a reader lists them, `Node::parent_list`: a neuron node's weights and
-    /// inputs in Python's order, and an `f64` operand's leaf checked where Python's walk
-    /// meets it, so that the first value that is not finite is Python's.)
-    Compact,
-    /// Python's graph: each node [expanded](Value::expand) before its parents are
-    /// read, every parent listed as a reader lists it ([`Value::topo`]).
-    Python,
-}
-
 /// Python's `build_topo(root)`: every value under `root`, each once, each after its
-/// parents (the post-order of a depth-first search over `_prev` in order), each marked
-/// `visited`. With `check`, also the first forward value that is not finite although
-/// its parents are, in that order (see [`Value::try_backward`]).
-pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>, Option<Error>) {
+/// parents (the post-order of a depth-first search over `_prev` in order, as `walk`
+/// reads it), each marked `visited`.
+pub(crate) fn build_topo(root: &Value, walk: &mut impl Walk) -> Vec<Value> {
     let mut topo = Vec::new();
-    let mut error = None;
     let mut stack = vec![Visit::Enter(root.clone())];
     while let Some(visit) = stack.pop() {
         match visit {
@@ -122,28 +140,12 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
                     continue;
                 }
                 node.visited = true;
-                if graph == Graph::Python {
-                    // (Once a node, as it is first reached: `expand` borrows it itself.)
-                    drop(node);
-                    v.expand();
-                    node = v.0.borrow_mut();
-                }
-                if check && error.is_none() {
-                    error = entered(&node);
-                }
+                walk.enter(&mut node);
                 stack.push(Visit::Append(v.clone()));
-                let listed;
-                let children = match graph == Graph::Compact && !check {
-                    true => node.parents(),
-                    false => {
-                        listed = node.parent_list();
-                        &listed[..]
-                    }
-                };
                 // (A child visited already would be skipped when popped, so it is not
                 // pushed; the children are turned round so that they pop first to last.)
                 let first = stack.len();
-                for child in children {
+                for child in walk.children(&node).iter() {
                     if !child.node().visited {
                         stack.push(Visit::Enter(child.clone()));
                     }
@@ -151,14 +153,12 @@ pub(crate) fn build_topo(root: &Value, graph: Graph, check: bool) -> (Vec<Value>
                 stack[first..].reverse();
             }
             Visit::Append(v) => {
-                if check && error.is_none() {
-                    error = appended(&v.node());
-                }
+                walk.append(&v);
                 topo.push(v);
             }
         }
     }
-    (topo, error)
+    topo
 }
 
 /// The part of `topo` [`Value::backward`]'s loop has not reached: clears those nodes'

@@ -2,7 +2,7 @@
 //! its local derivative), then the type that names it. The further functions (`ln`, `sqrt`,
 //! `sin`, ...) are in `src/ops/functions.rs`.
 
-use super::ops::Named;
+use super::rules::Named;
 use super::rules::{Rule, Rule1, NO_CONSTS};
 use super::value::{Node, Value};
 use crate::forms::PythonSource::Lecture;

@@ -45,7 +45,7 @@ pub(crate) trait Reader {
 
     /// For a node that keeps an `f64` operand in place of its leaf (`src/fast/`):
     /// Python's parents for it and the closure that goes with them (see
-    /// `Value::expand`). `None` for every other node.
+    /// `Node::expand`). `None` for every other node.
     fn python_graph(&self, _out: &Node) -> Option<(Parents, BackwardFn)> {
         None
     }
@@ -67,8 +67,9 @@ impl Value {
     /// assert!(Value::ptr_eq(&p[0], &a) && Value::ptr_eq(&p[1], &b));
     /// ```
     pub fn parents(&self) -> Vec<Value> {
-        self.expand();
-        self.0.borrow().parent_list().into_owned()
+        let mut node = self.0.borrow_mut();
+        node.expand();
+        node.parent_list().into_owned()
     }
 
     /// The operation that produced this value: `"+"`, `"*"`, `"relu"`, ...; `""` for a
@@ -116,26 +117,42 @@ impl Value {
     pub fn ptr_eq(a: &Value, b: &Value) -> bool {
         Rc::ptr_eq(&a.0, &b.0)
     }
+
+    /// The address of the node: equal for two handles to the same node (a hash key
+    /// for "seen" sets and node indices).
+    pub(crate) fn address(&self) -> *const () {
+        Rc::as_ptr(&self.0).cast()
+    }
 }
 
-impl Value {
+impl Node {
     /// Puts Python's leaf back where this node keeps an `f64` operand in its place
     /// (`src/fast/constant.rs`): the node's closure knows how (`Reader::python_graph`).
     /// Every walk that shows or compiles the graph calls it on each node before reading
     /// its parents ([`Value::topo`]), so that a leaf read twice is the same leaf and
     /// gets its gradient when the node's rule is run by hand; `backward()` and the drop
     /// read the compact forms as they are.
-    pub(crate) fn expand(&self) {
-        let mut node = self.0.borrow_mut();
-        let python = (node.backward.as_ref()).and_then(|rule| rule.python_graph(&node));
+    pub(crate) fn expand(&mut self) {
+        let python = (self.backward.as_ref()).and_then(|rule| rule.python_graph(self));
         if let Some((parents, backward)) = python {
-            *node.parents = parents;
-            node.backward = Some(backward);
+            *self.parents = parents;
+            self.backward = Some(backward);
         }
     }
 }
 
 impl Node {
+    /// Whether this is a leaf: made by the user, not by an op (Python's `_op == ''`).
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.backward.is_none()
+    }
+
+    /// The parents, in the order the operation received them (a node of `src/fast/`
+    /// may keep others than Python's: a reader asks [`parent_list`](Node::parent_list)).
+    pub(crate) fn parents(&self) -> &[Value] {
+        self.parents.as_slice()
+    }
+
     /// Every parent, in the order the operation received them, for a reader of the
     /// graph: Python's parents, where the node's closure lists them
     /// (`Reader::python_parents`: a neuron node's `[b, w0, x0, w1, x1, ...]`, made

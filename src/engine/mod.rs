@@ -11,20 +11,20 @@
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
 //! | `value.rs` | [`Value`] and its `Node`: data, grad, parents, and the closure, which names the op; `Value::new`, `data()`, `grad()` | `class Value`, `__init__` |
-//! | `ops.rs` | what every op's method shares: making its node, finding its parents in the closure | `Value(data, children, op)`, `self`, `other` |
+//! | `ops.rs` | what every op's method shares: the closure's type, making the node, finding its parents in the closure | `Value(data, children, op)`, `self`, `other` |
 //! | `arithmetic.rs` | `+` and `*`: each op's method (`out`, then its backward closure), its rule, the type that names it | `__add__`, `__mul__` |
 //! | `powers.rs` | `powf` | `__pow__` |
 //! | `activations.rs` | `relu`, `tanh` | `relu()`, the lecture's `tanh()` |
 //! | `functions.rs` | `exp` | the lecture's `exp()` |
-//! | `backward.rs` | [`Value::backward`]: `build_topo` with a stack of its own, then each closure in reverse | `backward()`, `build_topo` |
+//! | `backward.rs` | [`Value::backward`]: `build_topo` with a stack of its own, then each closure in reverse; the hooks (`Walk`) by which `topo()` and `try_backward` read the graph their way | `backward()`, `build_topo` |
 //! | `drop.rs` | freeing a graph without recursion | the garbage collector |
 //!
 //! # The rest of the engine
 //!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
-//! | `rules.rs` | the types of the rules written under each op's method: forward value, local derivative, C and text | |
-//! | `operators.rs` | `+ *` for `Value` and `&Value` (`- /` and negation: `src/ops/composed.rs`; with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rmul__`, ... |
+//! | `rules.rs` | the types of the rules written under each op's method (forward value, local derivative, C and text), and the type that names an op (`Named`), by which its node's closure carries its rule | |
+//! | `operators.rs` | `+ *` for `Value` and `&Value`, `Value::from(f64)` (`- /` and negation: `src/ops/composed.rs`; with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rmul__`, ... |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or an `f64` operand kept in the node (`src/fast/constant.rs`) | `_prev` |
 //! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq`; what a reader asks of a node's closure (`Reader`: the hook for the floors above); `expand`, which shows a node of `src/fast/constant.rs` as Python's nodes | `v._op`, `v._prev`, `id(v)`, `a is b` |
 //! | `write.rs` | `add_grad`, `set_data`, `set_grad`, `zero_grad` | `self.grad += ...`, `p.data = ...`, `p.grad = 0` |

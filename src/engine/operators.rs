@@ -78,3 +78,10 @@ pub(crate) use value_binop;
 
 value_binop!(Add, add, AddAssign, add_assign, add_value);
 value_binop!(Mul, mul, MulAssign, mul_assign, mul_value);
+
+impl From<f64> for Value {
+    /// `Value::from(2.0)` is `Value::new(2.0)`.
+    fn from(data: f64) -> Value {
+        Value::new(data)
+    }
+}

@@ -12,12 +12,12 @@
 
 use std::any::Any;
 use std::cell::Cell;
-use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 
 use super::inspect::Reader;
 use super::parents::Parents;
-use super::rules::{Consts, Rule, NO_CONSTS};
-use super::value::{Node, Value};
+use super::rules::{no_consts, Consts, Named, Tagged, NO_CONSTS};
+use super::value::{BackwardFn, Extra, Node, Value};
 
 /// A node's backward closure (Python's `_backward`): every `Fn(&Node)` closure is one.
 /// What a reader of the graph asks of it (its op's rule and name) is in [`Reader`].
@@ -33,30 +33,37 @@ impl<F: Fn(&Node) + 'static> Backward for F {
     }
 }
 
-/// An op, named by a type of its own (`struct Tanh;`) so that its node's closure can
-/// carry its rule without storing it.
-pub(crate) trait Named {
-    /// The op's rule.
-    const RULE: Rule;
-}
-
-/// An op's closure tagged with the op `N` (zero-sized, as the closure is).
-struct Tagged<N, F>(F, PhantomData<N>);
-
-impl<N: Named + 'static, F: Fn(&Node) + 'static> Backward for Tagged<N, F> {
-    #[inline]
-    fn run(&self, out: &Node) {
-        (self.0)(out);
-    }
-}
-
-impl<N: Named, F> Reader for Tagged<N, F> {
-    fn rule(&self) -> Option<Rule> {
-        Some(N::RULE)
-    }
-}
-
 impl Value {
+    /// A node made by an operation; its constants `consts` are stored (in `extra`) only
+    /// when they are not all zero (bit for bit: `-0.0` is kept). It needs a gradient if
+    /// a parent [`passes_grad`](Node::passes_grad). (Always inlined: out of line it
+    /// costs every op's method a call.)
+    #[inline(always)]
+    pub(crate) fn from_op(
+        data: f64,
+        parents: Parents,
+        consts: Consts,
+        backward: BackwardFn,
+    ) -> Value {
+        let requires_grad = parents.as_slice().iter().any(|p| p.node().passes_grad());
+        let extra = (!no_consts(consts)).then(|| {
+            Box::new(Extra {
+                consts,
+                ..Extra::default()
+            })
+        });
+        Value::from_node(Node {
+            data,
+            grad: 0.0,
+            parents: ManuallyDrop::new(parents),
+            visited: false,
+            hidden: false,
+            requires_grad,
+            backward: Some(backward),
+            extra,
+        })
+    }
+
     /// The node `out` of the one-parent op `N` on `self`, with its constants `c`
     /// ([`NO_CONSTS`] for ops without any; one constant is kept in the node,
     /// `Parents::Constant`) and its backward closure: Python's
@@ -67,7 +74,7 @@ impl Value {
         c: Consts,
         backward: impl Fn(&Node) + 'static,
     ) -> Value {
-        let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
+        let backward = Box::new(Tagged::<N, _>::new(backward));
         let x = [self.clone()];
         let (parents, c) = match c.map(f64::to_bits) {
             [0, 0] => (Parents::One(x), NO_CONSTS),
@@ -85,7 +92,7 @@ impl Value {
         out: f64,
         backward: impl Fn(&Node) + 'static,
     ) -> Value {
-        let backward = Box::new(Tagged::<N, _>(backward, PhantomData));
+        let backward = Box::new(Tagged::<N, _>::new(backward));
         let parents = Parents::Two([self.clone(), other.clone()]);
         Value::from_op(out, parents, NO_CONSTS, backward)
     }

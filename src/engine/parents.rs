@@ -42,3 +42,16 @@ impl Parents {
         std::mem::replace(self, Parents::None)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::value::{Node, Value};
+
+    /// The memory target (at most 100 heap bytes a node) rests on this: one allocation
+    /// of `Rc` counts (16) + `RefCell` flag (8) + `Node` (72) = 96 bytes.
+    #[test]
+    fn a_node_is_one_96_byte_allocation() {
+        assert_eq!(std::mem::size_of::<Node>(), 72);
+        assert_eq!(std::mem::size_of::<Value>(), 8);
+    }
+}

@@ -2,7 +2,7 @@
 //! under it, its local derivative), then the type that names it. `powi` and `pow` with a
 //! `Value` exponent are in `src/ops/powers.rs`.
 
-use super::ops::Named;
+use super::rules::Named;
 use super::rules::{Rule, Rule1};
 use super::value::{Node, Value};
 use crate::forms::PythonSource::Engine;

@@ -15,7 +15,12 @@
 //! That is the shape of [`Value::custom`] too: a forward function and the local
 //! derivatives d out / d parent.
 
-use super::value::Value;
+use std::marker::PhantomData;
+
+use super::inspect::Reader;
+use super::ops::Backward;
+use super::parents::Parents;
+use super::value::{Node, Value};
 use crate::forms::{CWriter, RuleText};
 
 /// The constants of an op (`leaky_relu`'s slope, `powf`'s exponent, `clamp`'s bounds);
@@ -98,5 +103,46 @@ impl Eq for Rule {}
 impl std::fmt::Debug for Rule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Rule({:?})", self.name())
+    }
+}
+
+/// An op, named by a type of its own (`struct Tanh;`) so that its node's closure can
+/// carry its rule without storing it.
+pub(crate) trait Named {
+    /// The op's rule.
+    const RULE: Rule;
+}
+
+/// An op's closure tagged with the op `N` (zero-sized, as the closure is).
+pub(crate) struct Tagged<N, F>(F, PhantomData<N>);
+
+impl<N, F> Tagged<N, F> {
+    /// The closure `f` of an op `N`'s node.
+    pub(crate) fn new(f: F) -> Self {
+        Tagged(f, PhantomData)
+    }
+}
+
+impl<N: Named + 'static, F: Fn(&Node) + 'static> Backward for Tagged<N, F> {
+    #[inline]
+    fn run(&self, out: &Node) {
+        (self.0)(out);
+    }
+}
+
+impl<N: Named, F> Reader for Tagged<N, F> {
+    fn rule(&self) -> Option<Rule> {
+        Some(N::RULE)
+    }
+}
+
+impl Node {
+    /// The op's constants ([`NO_CONSTS`] for ops without any): kept in the node when
+    /// there is one, else in `extra`.
+    pub(crate) fn consts(&self) -> Consts {
+        match *self.parents {
+            Parents::Constant(_, c, _) => [c, 0.0],
+            _ => self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts),
+        }
     }
 }

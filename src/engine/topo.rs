@@ -2,8 +2,10 @@
 //! [`Value::backward_step`] (one node's `_backward()`), and
 //! [`Value::zero_grad_graph`].
 
-use super::backward::{build_topo, run_rule, Graph};
-use super::value::Value;
+use std::borrow::Cow;
+
+use super::backward::{build_topo, run_rule, Walk};
+use super::value::{Node, Value};
 
 impl Value {
     /// Runs this node's own backward rule once, and nothing else: adds
@@ -79,10 +81,24 @@ impl Value {
     /// assert_eq!((a.grad(), b.grad()), (-3.0 + 1.0, 2.0));
     /// ```
     pub fn topo(&self) -> Vec<Value> {
-        let (topo, _) = build_topo(self, Graph::Python, false);
+        let topo = build_topo(self, &mut PythonGraph);
         for v in &topo {
             v.0.borrow_mut().visited = false;
         }
         topo
+    }
+}
+
+/// [`Value::topo`]'s walk: Python's graph, each node [expanded](Node::expand) as it is
+/// first reached and every parent listed as a reader lists it (`Node::parent_list`).
+struct PythonGraph;
+
+impl Walk for PythonGraph {
+    fn enter(&mut self, node: &mut Node) {
+        node.expand();
+    }
+
+    fn children<'n>(&self, node: &'n Node) -> Cow<'n, [Value]> {
+        node.parent_list()
     }
 }

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::ops::Backward;
 use super::parents::Parents;
-use super::rules::{no_consts, Consts, NO_CONSTS};
+use super::rules::Consts;
 use crate::watch;
 
 /// A node's backward closure, boxed (Python's `_backward`): given the node itself (its
@@ -58,37 +58,6 @@ pub(crate) struct Node {
     pub(crate) backward: Option<BackwardFn>,
     /// Label and an op's two constants, only for the nodes that have them.
     pub(crate) extra: Option<Box<Extra>>,
-}
-
-impl Node {
-    /// `grad += delta`, unless this node needs no gradient ([`Value::add_grad`], for a
-    /// node already borrowed).
-    #[inline]
-    pub(crate) fn add_grad(&mut self, delta: f64) {
-        if self.requires_grad {
-            self.grad += delta;
-        }
-    }
-
-    /// Whether this is a leaf: made by the user, not by an op (Python's `_op == ''`).
-    pub(crate) fn is_leaf(&self) -> bool {
-        self.backward.is_none()
-    }
-
-    /// The parents, in the order the operation received them (a node of `src/fast/`
-    /// may keep others than Python's: a reader asks [`parent_list`](Node::parent_list)).
-    pub(crate) fn parents(&self) -> &[Value] {
-        self.parents.as_slice()
-    }
-
-    /// The op's constants ([`NO_CONSTS`] for ops without any): kept in the node when
-    /// there is one, else in `extra`.
-    pub(crate) fn consts(&self) -> Consts {
-        match *self.parents {
-            Parents::Constant(_, c, _) => [c, 0.0],
-            _ => self.extra.as_ref().map_or(NO_CONSTS, |e| e.consts),
-        }
-    }
 }
 
 /// A scalar in an expression graph: micrograd's `Value`.
@@ -146,42 +115,6 @@ impl Value {
         Value(Rc::new(RefCell::new(node)))
     }
 
-    /// A node made by an operation; its constants `consts` are stored (in `extra`) only
-    /// when they are not all zero (bit for bit: `-0.0` is kept). It needs a gradient if
-    /// a parent [`passes_grad`](Node::passes_grad). (Always inlined: out of line it
-    /// costs every op's method a call.)
-    #[inline(always)]
-    pub(crate) fn from_op(
-        data: f64,
-        parents: Parents,
-        consts: Consts,
-        backward: BackwardFn,
-    ) -> Value {
-        let requires_grad = parents.as_slice().iter().any(|p| p.node().passes_grad());
-        let extra = (!no_consts(consts)).then(|| {
-            Box::new(Extra {
-                consts,
-                ..Extra::default()
-            })
-        });
-        Value::from_node(Node {
-            data,
-            grad: 0.0,
-            parents: ManuallyDrop::new(parents),
-            visited: false,
-            hidden: false,
-            requires_grad,
-            backward: Some(backward),
-            extra,
-        })
-    }
-
-    /// The address of the node: equal for two handles to the same node (a hash key
-    /// for "seen" sets and node indices).
-    pub(crate) fn address(&self) -> *const () {
-        Rc::as_ptr(&self.0).cast()
-    }
-
     pub(crate) fn node(&self) -> Ref<'_, Node> {
         self.0.borrow()
     }
@@ -218,25 +151,5 @@ impl Value {
     #[inline]
     pub fn grad(&self) -> f64 {
         self.0.borrow().grad
-    }
-}
-
-impl From<f64> for Value {
-    /// `Value::from(2.0)` is `Value::new(2.0)`.
-    fn from(data: f64) -> Value {
-        Value::new(data)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The memory target (at most 100 heap bytes a node) rests on this: one allocation
-    /// of `Rc` counts (16) + `RefCell` flag (8) + `Node` (72) = 96 bytes.
-    #[test]
-    fn a_node_is_one_96_byte_allocation() {
-        assert_eq!(std::mem::size_of::<Node>(), 72);
-        assert_eq!(std::mem::size_of::<Value>(), 8);
     }
 }

@@ -1,7 +1,7 @@
 //! Writing a value's numbers: Python's `self.grad += ...` (what every backward closure
 //! does), `p.data = ...` (an optimiser's update), `o.grad = 1.0` and `p.grad = 0`.
 
-use super::value::Value;
+use super::value::{Node, Value};
 use crate::watch;
 
 impl Value {
@@ -66,5 +66,16 @@ impl Value {
     #[inline]
     pub fn zero_grad(&self) {
         self.0.borrow_mut().grad = 0.0;
+    }
+}
+
+impl Node {
+    /// `grad += delta`, unless this node needs no gradient ([`Value::add_grad`], for a
+    /// node already borrowed).
+    #[inline]
+    pub(crate) fn add_grad(&mut self, delta: f64) {
+        if self.requires_grad {
+            self.grad += delta;
+        }
     }
 }

@@ -40,8 +40,9 @@ use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 use crate::engine::arithmetic::{Plus, Times};
 use crate::engine::inspect::Reader;
-use crate::engine::ops::{Backward, Named};
+use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
+use crate::engine::rules::Named;
 use crate::engine::rules::{Rule, Rule2, NO_CONSTS};
 use crate::engine::value::{BackwardFn, Node};
 use crate::ops::composed::{Divide, Minus};

@@ -10,7 +10,7 @@
 //! The engine knows the `f64` operand as a variant of a node's parents
 //! (`Parents::Constant`: the one place where it is told of it) and walks it in
 //! `backward()` and the drop as it is; wherever a graph is read, the node's closure
-//! puts the operand's leaf back (`Value::expand`, `Reader::python_graph`). A neuron
+//! puts the operand's leaf back (`Node::expand`, `Reader::python_graph`). A neuron
 //! node is made of what the engine has for every node: its two parents are nodes that
 //! list the neuron's parameters and the layer's inputs, and its closure names it and
 //! lists Python's parents for a reader (`Reader::name`, `Reader::python_parents`).

@@ -1,7 +1,7 @@
 //! Further activations: `sigmoid`, `leaky_relu` and `softplus`. Each method is followed by
 //! its rule: its forward value and, right under it, its local derivative.
 
-use crate::engine::ops::Named;
+use crate::engine::rules::Named;
 use crate::engine::rules::{Rule, Rule1, NO_CONSTS};
 use crate::engine::value::{Node, Value};
 use crate::forms::PythonSource::NotInMicrograd;

@@ -27,7 +27,7 @@
 use std::ops::{Div, DivAssign, Neg, Sub, SubAssign};
 
 use crate::engine::operators::value_binop;
-use crate::engine::ops::Named;
+use crate::engine::rules::Named;
 use crate::engine::rules::{Rule, Rule1, Rule2, NO_CONSTS};
 use crate::engine::value::{Node, Value};
 use crate::forms::PythonSource::Composed;

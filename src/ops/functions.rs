@@ -2,7 +2,7 @@
 //! method is followed by its rule: its forward value and, right under it, its local
 //! derivative. Python micrograd has none of them.
 
-use crate::engine::ops::Named;
+use crate::engine::rules::Named;
 use crate::engine::rules::{Rule, Rule1, NO_CONSTS};
 use crate::engine::value::{Node, Value};
 use crate::forms::PythonSource::NotInMicrograd;

@@ -3,7 +3,7 @@
 //! derivative is one of the two one-sided ones, and each method's doc says which.
 //! Python micrograd has none of them.
 
-use crate::engine::ops::Named;
+use crate::engine::rules::Named;
 use crate::engine::rules::{Rule, Rule1, Rule2, NO_CONSTS};
 use crate::engine::value::{Node, Value};
 use crate::forms::PythonSource::NotInMicrograd;

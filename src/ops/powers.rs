@@ -2,8 +2,8 @@
 //! method is followed by its rule: its forward value and, right under it, its local
 //! derivatives.
 
-use crate::engine::ops::Named;
 use crate::engine::powers::zeroth_or;
+use crate::engine::rules::Named;
 use crate::engine::rules::{Rule, Rule1, Rule2};
 use crate::engine::value::{Node, Value};
 use crate::forms::PythonSource::NotInMicrograd;
