@@ -182,15 +182,12 @@ impl Value {
 impl Backward for Custom {
     fn run(&self, out: &Node) {
         let parents = out.parents();
-        with_scratch(parents.len(), |p, d| {
-            for (slot, parent) in p.iter_mut().zip(parents) {
-                *slot = parent.data();
-            }
-            self.local_grads(p, out.data, d);
-            for (parent, di) in parents.iter().zip(d.iter()) {
-                parent.add_grad(di * out.grad);
-            }
-        });
+        let p: Vec<f64> = parents.iter().map(Value::data).collect();
+        let mut d = vec![0.0; p.len()];
+        self.local_grads(&p, out.data, &mut d);
+        for (parent, di) in parents.iter().zip(&d) {
+            parent.add_grad(di * out.grad);
+        }
     }
 }
 
@@ -199,18 +196,4 @@ impl Reader for Custom {
     fn name(&self) -> &'static str {
         self.name
     }
-}
-
-/// Runs `f` on two buffers of `n` numbers each, on the stack for up to 8 parents.
-fn with_scratch(n: usize, f: impl FnOnce(&mut [f64], &mut [f64])) {
-    let mut stack = [0.0; 16];
-    let mut heap = Vec::new();
-    let buf: &mut [f64] = if 2 * n <= stack.len() {
-        &mut stack[..2 * n]
-    } else {
-        heap.resize(2 * n, 0.0);
-        &mut heap
-    };
-    let (p, d) = buf.split_at_mut(n);
-    f(p, d);
 }
