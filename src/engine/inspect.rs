@@ -139,9 +139,7 @@ impl Node {
             self.backward = Some(backward);
         }
     }
-}
 
-impl Node {
     /// Whether this is a leaf: made by the user, not by an op (Python's `_op == ''`).
     pub(crate) fn is_leaf(&self) -> bool {
         self.backward.is_none()
