@@ -419,6 +419,22 @@ fn step_numbers_on_many_parameters_steps_them_all_or_refuses_the_lowest_index() 
     assert_eq!((numbers, adam.state()), before);
 }
 
+#[test]
+fn step_numbers_takes_more_threads_than_parameters_and_steps_the_same() {
+    // Threads beyond one per parameter have nothing to do: the step is the one on
+    // one thread, for any count (`usize::MAX` too), not an overflow.
+    for threads in [3, 1000, usize::MAX] {
+        let params = vec![Value::new(1.0), Value::new(-2.0)];
+        let mut adam = Adam::new(params.clone(), 0.1).unwrap();
+        let mut one = Adam::new(params, 0.1).unwrap();
+        let (mut numbers, mut on_one) = ([1.0, -2.0], [1.0, -2.0]);
+        adam.step_numbers(&mut numbers, &[5.0, 0.5], threads)
+            .unwrap();
+        one.step_numbers(&mut on_one, &[5.0, 0.5], 1).unwrap();
+        assert_eq!(numbers.map(f64::to_bits), on_one.map(f64::to_bits));
+    }
+}
+
 /// Three sets of an SGD, an Adam and an AdamW.
 type Optimizers = Vec<Vec<Box<dyn Optimizer>>>;
 

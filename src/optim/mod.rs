@@ -419,6 +419,9 @@ impl<const K: usize> State<K> {
         check_numbers(params.len(), data.len(), grads.len(), threads)?;
         // A few blocks per thread, so that a thread that is held up takes fewer; one
         // block on one thread (each costs its hooks' setup and a trip through `share`).
+        // No more threads than parameters: each would have nothing to do (and a count
+        // such as `usize::MAX` would overflow the product).
+        let threads = threads.min(data.len().max(1));
         let blocks = if threads == 1 { 1 } else { threads * 4 };
         let block = data.len().div_ceil(blocks).max(1);
         let after = match &grads {
