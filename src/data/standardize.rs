@@ -36,7 +36,8 @@ impl Standardizer {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] if `train` has no samples, rows of different widths, or
-    /// a feature that is NaN or infinite (the message names its sample and feature).
+    /// a feature that is NaN or infinite (the message names its sample and feature),
+    /// or whose mean or deviation is beyond `f64`'s range (values near `f64::MAX`).
     pub fn fit(train: &Dataset) -> Result<Standardizer, Error> {
         train.check_samples()?;
         for (i, row) in train.inputs.iter().enumerate() {
@@ -48,21 +49,20 @@ impl Standardizer {
             }
         }
         let n = train.len() as f64;
-        let mut mean = vec![0.0; train.width()];
-        for row in &train.inputs {
-            mean.iter_mut().zip(row).for_each(|(m, x)| *m += x);
-        }
-        mean.iter_mut().for_each(|m| *m /= n);
-        let mut var = vec![0.0; mean.len()];
-        for row in &train.inputs {
-            for ((v, x), m) in var.iter_mut().zip(row).zip(&mean) {
-                *v += (x - m) * (x - m);
-            }
-        }
-        let scale = (var.iter())
-            .map(|v| (v / n).sqrt())
-            .map(|s| if s == 0.0 { 1.0 } else { s })
+        let column = |j: usize| train.inputs.iter().map(move |row| row[j]);
+        let mean: Vec<f64> = (0..train.width()).map(|j| mean_of(column(j), n)).collect();
+        let scale: Vec<f64> = (mean.iter().enumerate())
+            .map(|(j, &m)| deviation_of(column(j), m, n))
             .collect();
+        let too_large =
+            (mean.iter().zip(&scale)).position(|(m, s)| !(m.is_finite() && s.is_finite()));
+        if let Some(j) = too_large {
+            return Err(Error::InvalidInput(format!(
+                "feature {j}'s mean ({}) or deviation ({}) is beyond f64's range; scale \
+                 the feature down before standardising it",
+                mean[j], scale[j]
+            )));
+        }
         Ok(Standardizer { mean, scale })
     }
 
@@ -81,7 +81,9 @@ impl Standardizer {
     ///
     /// # Errors
     ///
-    /// [`Error::InputWidth`] if `row` does not have one number per fitted feature.
+    /// [`Error::InputWidth`] if `row` does not have one number per fitted feature;
+    /// [`Error::InvalidInput`] if a feature is not finite, or standardises to a number
+    /// beyond `f64`'s range (the message names the feature and its value).
     pub fn transform(&self, row: &[f64]) -> Result<Vec<f64>, Error> {
         if row.len() != self.mean.len() {
             return Err(Error::InputWidth {
@@ -90,29 +92,67 @@ impl Standardizer {
             });
         }
         let pairs = self.mean.iter().zip(&self.scale);
-        Ok(row
-            .iter()
-            .zip(pairs)
-            .map(|(x, (m, s))| (x - m) / s)
-            .collect())
+        (row.iter().zip(pairs).enumerate())
+            .map(|(j, (&x, (m, s)))| match (x - m) / s {
+                y if y.is_finite() => Ok(y),
+                // (`x - m` beyond range, for numbers near `f64::MAX`: apart, in range.)
+                _ if (x / s - m / s).is_finite() => Ok(x / s - m / s),
+                y => Err(Error::InvalidInput(format!(
+                    "feature {j} = {x} standardises to {y} (mean {m}, scale {s}); \
+                     standardise finite numbers within the training data's range"
+                ))),
+            })
+            .collect()
     }
 
     /// Every row of `data` standardised in place.
     ///
     /// # Errors
     ///
-    /// [`Error::InputWidth`] if a row's width is not the fitted one (nothing is changed
-    /// then).
+    /// As [`transform`](Standardizer::transform), for the first row that fails; nothing
+    /// is changed then.
     pub fn apply(&self, data: &mut Dataset) -> Result<(), Error> {
-        if let Some(row) = data.inputs.iter().find(|r| r.len() != self.mean.len()) {
-            return Err(Error::InputWidth {
-                expected: self.mean.len(),
-                got: row.len(),
-            });
-        }
-        for row in &mut data.inputs {
-            *row = self.transform(row)?;
-        }
+        let rows = (data.inputs.iter().enumerate())
+            .map(|(i, row)| {
+                self.transform(row).map_err(|e| match e {
+                    Error::InvalidInput(m) => Error::InvalidInput(format!("sample {i}: {m}")),
+                    e => e,
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        data.inputs = rows;
         Ok(())
+    }
+}
+
+/// The mean of `xs` (`n` of them): their sum, first to last, over `n`. Where that sum
+/// is beyond `f64`'s range (numbers near `f64::MAX`), the mean of `xs` divided by the
+/// largest `|x|`, times it.
+fn mean_of(xs: impl Iterator<Item = f64> + Clone, n: f64) -> f64 {
+    let mean = xs.clone().fold(0.0, |sum, x| sum + x) / n;
+    if mean.is_finite() {
+        return mean;
+    }
+    let a = xs.clone().fold(0.0, |a: f64, x| a.max(x.abs()));
+    a * (xs.fold(0.0, |sum, x| sum + x / a) / n)
+}
+
+/// The population deviation of `xs` (`n` of them, mean `m`), or 1 where it is 0 (a
+/// feature that does not vary maps to 0). Where the sum of squares is beyond `f64`'s
+/// range, the deviation of `xs` divided by the largest `|x|`, times it.
+fn deviation_of(xs: impl Iterator<Item = f64> + Clone, m: f64, n: f64) -> f64 {
+    let squares = xs.clone().fold(0.0, |v, x| v + (x - m) * (x - m));
+    let deviation = match (squares / n).sqrt() {
+        d if d.is_finite() => d,
+        _ => {
+            let a = xs.clone().fold(0.0, |a: f64, x| a.max(x.abs()));
+            let squares = xs.fold(0.0, |v, x| v + (x / a - m / a) * (x / a - m / a));
+            a * (squares / n).sqrt()
+        }
+    };
+    if deviation == 0.0 {
+        1.0
+    } else {
+        deviation
     }
 }

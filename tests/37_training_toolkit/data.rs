@@ -162,3 +162,48 @@ fn standardising_uses_the_training_sets_mean_and_population_deviation() {
         })
     ));
 }
+
+#[test]
+fn features_near_f64_max_standardise_to_finite_numbers_or_an_error() {
+    // The sum of squares (2e400) is beyond f64; the deviation, 1e200·sqrt(2/3), is not.
+    let mut train = Dataset {
+        inputs: vec![vec![1e200], vec![-1e200], vec![3.0]],
+        labels: vec![0.0; 3],
+    };
+    let scaler = Standardizer::fit(&train).unwrap();
+    assert_eq!(scaler.mean(), &[1.0]);
+    let expected = 1e200 * (2.0f64 / 3.0).sqrt();
+    assert!(
+        (scaler.scale()[0] / expected - 1.0).abs() < 1e-15,
+        "{scaler:?}"
+    );
+    scaler.apply(&mut train).unwrap();
+    assert!(
+        (train.inputs[0][0] - 1.5f64.sqrt()).abs() < 1e-15,
+        "{train:?}"
+    );
+    // The sum itself beyond f64, and `x - mean` too: each comes out in range.
+    let big = Dataset {
+        inputs: vec![vec![1.7e308], vec![1.7e308], vec![-1.7e308]],
+        labels: vec![0.0; 3],
+    };
+    let scaler = Standardizer::fit(&big).unwrap();
+    let row = scaler.transform(&[-1.7e308]).unwrap();
+    assert!((row[0] + 2f64.sqrt()).abs() < 1e-15, "{row:?}");
+    // A test value standardised beyond f64 is an error naming it; nothing is changed.
+    let mut test = Dataset {
+        inputs: vec![vec![0.0], vec![f64::MAX]],
+        labels: vec![0.0; 2],
+    };
+    let tiny = Standardizer::fit(&Dataset {
+        inputs: vec![vec![0.0], vec![1e-100]],
+        labels: vec![0.0; 2],
+    })
+    .unwrap();
+    let err = tiny.apply(&mut test).unwrap_err().to_string();
+    assert!(
+        err.contains("sample 1") && err.contains("feature 0"),
+        "{err}"
+    );
+    assert_eq!(test.inputs, vec![vec![0.0], vec![f64::MAX]]);
+}
