@@ -9,7 +9,8 @@ use crate::Error;
 /// # Errors
 ///
 /// [`Error::InvalidInput`] naming the label if it is not a whole number in
-/// `0..classes` (its row would be all zeros, and a loss would train on nothing).
+/// `0..classes` (its row would be all zeros, and a loss would train on nothing), or
+/// if a row of `classes` numbers cannot be allocated.
 ///
 /// ```
 /// use micrograd::data::one_hot;
@@ -18,13 +19,15 @@ use crate::Error;
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 pub fn one_hot(label: f64, classes: usize) -> Result<Vec<f64>, Error> {
-    let mut row = Vec::with_capacity(classes);
+    check_label(label, classes)?;
+    let mut row = Vec::new();
+    reserve(&mut row, classes)?;
     push_one_hot(&mut row, label, classes)?;
     Ok(row)
 }
 
-/// Appends [`one_hot`]`(label, classes)` to `row`; `row` is unchanged on error.
-fn push_one_hot(row: &mut Vec<f64>, label: f64, classes: usize) -> Result<(), Error> {
+/// An error unless `label` is a whole number in `0..classes`.
+fn check_label(label: f64, classes: usize) -> Result<(), Error> {
     if !(label >= 0.0 && label.fract() == 0.0 && label < classes as f64) {
         return Err(Error::InvalidInput(format!(
             "label {label} is not one of the classes 0..{classes}; give whole class \
@@ -32,6 +35,22 @@ fn push_one_hot(row: &mut Vec<f64>, label: f64, classes: usize) -> Result<(), Er
             classes.saturating_sub(1)
         )));
     }
+    Ok(())
+}
+
+/// Room in `row` for `classes` more numbers, or an error where they cannot be
+/// allocated (a count such as `usize::MAX`), instead of aborting the process.
+fn reserve(row: &mut Vec<f64>, classes: usize) -> Result<(), Error> {
+    row.try_reserve_exact(classes).map_err(|_| {
+        Error::InvalidInput(format!(
+            "classes = {classes}: a one-hot row of that many numbers cannot be allocated"
+        ))
+    })
+}
+
+/// Appends [`one_hot`]`(label, classes)` to `row`; `row` is unchanged on error.
+fn push_one_hot(row: &mut Vec<f64>, label: f64, classes: usize) -> Result<(), Error> {
+    check_label(label, classes)?;
     row.extend((0..classes).map(|c| f64::from(u8::from(c as f64 == label))));
     Ok(())
 }
@@ -54,14 +73,15 @@ impl Dataset {
     /// ```
     pub fn append_one_hot(&mut self, classes: usize) -> Result<(), Error> {
         self.check_lengths()?;
-        let mut scratch = Vec::new();
         for (i, &y) in self.labels.iter().enumerate() {
-            push_one_hot(&mut scratch, y, classes)
+            check_label(y, classes)
                 .map_err(|e| Error::InvalidInput(format!("sample {i}: {}", strip(&e))))?;
-            scratch.clear();
+        }
+        // (Every row's room first: a row that cannot have it leaves every row as it was.)
+        for x in &mut self.inputs {
+            reserve(x, classes)?;
         }
         for (x, &y) in self.inputs.iter_mut().zip(&self.labels) {
-            x.reserve_exact(classes);
             push_one_hot(x, y, classes)?;
         }
         Ok(())

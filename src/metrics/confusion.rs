@@ -61,8 +61,9 @@ impl ConfusionMatrix {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] if the two lists differ in length or are empty, or if a
-    /// class is not in `0..classes` (the message names the sample).
+    /// [`Error::InvalidInput`] if the two lists differ in length or are empty, if a
+    /// class is not in `0..classes` (the message names the sample), or if `classes²`
+    /// counts cannot be addressed. The matrix holds `classes²` counts.
     pub fn new(actual: &[usize], predicted: &[usize], classes: usize) -> Result<Self, Error> {
         if actual.len() != predicted.len() || actual.is_empty() {
             return Err(Error::InvalidInput(format!(
@@ -72,14 +73,27 @@ impl ConfusionMatrix {
                 predicted.len()
             )));
         }
+        let outside =
+            (actual.iter().zip(predicted)).position(|(&t, &p)| t >= classes || p >= classes);
+        if let Some(i) = outside {
+            let (t, p) = (actual[i], predicted[i]);
+            return Err(Error::InvalidInput(format!(
+                "sample {i} has true class {t} and predicted class {p}, but there are \
+                 {classes} classes (0..{classes})"
+            )));
+        }
+        // (Looked at before the matrix is made: `classes` counts squared must fit.)
+        if classes
+            .checked_mul(classes)
+            .and_then(|n| n.checked_mul(8))
+            .is_none()
+        {
+            return Err(Error::InvalidInput(format!(
+                "classes = {classes}: a matrix of {classes}² counts cannot be held"
+            )));
+        }
         let mut counts = vec![vec![0; classes]; classes];
-        for (i, (&t, &p)) in actual.iter().zip(predicted).enumerate() {
-            if t >= classes || p >= classes {
-                return Err(Error::InvalidInput(format!(
-                    "sample {i} has true class {t} and predicted class {p}, but there are \
-                     {classes} classes (0..{classes})"
-                )));
-            }
+        for (&t, &p) in actual.iter().zip(predicted) {
             counts[t][p] += 1;
         }
         Ok(ConfusionMatrix { counts })

@@ -123,6 +123,23 @@ fn one_hot_puts_a_1_at_the_class_and_refuses_what_is_not_a_class() {
     assert_eq!(data, ten()); // nothing changed
 }
 
+#[test]
+fn a_class_count_too_large_to_hold_is_an_error_not_an_abort() {
+    // The label is looked at before any row is made: -1 is no class of any count.
+    let err = one_hot(-1.0, usize::MAX).unwrap_err();
+    assert!(err.to_string().contains("label -1"), "{err}");
+    for classes in [usize::MAX, 1 << 60] {
+        let err = one_hot(0.0, classes).unwrap_err();
+        assert!(
+            err.to_string().contains(&format!("classes = {classes}")),
+            "{err}"
+        );
+        let mut data = ten();
+        assert!(data.append_one_hot(classes).is_err());
+        assert_eq!(data, ten()); // nothing changed
+    }
+}
+
 // from sklearn.preprocessing import StandardScaler
 // s = StandardScaler().fit(train); s.mean_, s.scale_, s.transform(test)
 #[test]

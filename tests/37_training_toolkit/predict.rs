@@ -19,6 +19,16 @@ fn the_confusion_matrix_counts_true_classes_by_row_and_predictions_by_column() {
     assert!(ConfusionMatrix::new(&[0, 3], &[0, 0], 3).is_err()); // no class 3
 }
 
+#[test]
+fn a_confusion_matrix_too_large_to_hold_is_an_error_not_an_abort() {
+    // A class outside 0..classes is named before the matrix is made; a count whose
+    // square does not fit in memory's addresses is refused.
+    let err = ConfusionMatrix::new(&[0], &[0], 1 << 32).unwrap_err();
+    assert!(err.to_string().contains("classes = 4294967296"), "{err}");
+    let err = ConfusionMatrix::new(&[0, 7], &[0, 0], 5).unwrap_err();
+    assert!(err.to_string().contains("sample 1"), "{err}");
+}
+
 // sklearn.metrics.mean_squared_error([3, -0.5, 2, 7], [2.5, 0.0, 2, 8]) -> 0.375
 // sklearn.metrics.mean_absolute_error([3, -0.5, 2, 7], [2.5, 0.0, 2, 8]) -> 0.5
 #[test]
