@@ -319,6 +319,26 @@ fn a_write_made_while_a_training_lives_is_kept_by_finish() {
     assert_eq!(losses[0].to_bits(), expected.data().to_bits());
 }
 
+// Python: a second optimiser's step in the middle of training steps from the
+// parameter's current number (p.data -= lr * p.grad), as the graph does.
+#[test]
+fn another_optimisers_step_while_a_training_lives_starts_from_the_trained_number() {
+    let (model, mut tape, feed) = regression_tape();
+    let b = model.parameters().last().unwrap().clone(); // the output's bias
+    let before = b.data();
+    let mut opt = Sgd::new(model.parameters(), 0.1).unwrap();
+    let mut other = Sgd::new(vec![b.clone()], 0.5).unwrap();
+    let mut training = tape.train(&mut opt, 1).unwrap();
+    training.step(&feed, &[[1.0, 0.5]]).unwrap();
+    let trained = b.data();
+    assert_ne!(trained, before);
+    b.set_grad(1.0);
+    other.step().unwrap();
+    assert_eq!(b.data(), trained - 0.5 * 1.0);
+    training.finish();
+    assert_eq!(b.data(), trained - 0.5 * 1.0);
+}
+
 // A training leaked with std::mem::forget never ends: nothing is written, and the
 // model keeps refusing to read its old numbers rather than compute with them.
 #[test]

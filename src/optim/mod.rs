@@ -57,6 +57,7 @@ pub use state::OptimizerState;
 
 use std::ops::Range;
 
+use crate::engine::value::Node;
 use crate::program::all_finite;
 use crate::threads::{check_threads, share};
 use crate::{Error, Value};
@@ -593,14 +594,22 @@ fn unit_interval(name: &'static str, x: f64) -> Result<f64, Error> {
     hyper(name, x, "in [0, 1)", (0.0..1.0).contains(&x))
 }
 
-/// The optimisers' reads and writes of a parameter, one borrow of its node each.
+/// The optimisers' reads and writes of a parameter, one borrow of its node each. The
+/// data read is what [`Value::data`] gives: a live `Training`'s newer number for a
+/// parameter it holds.
 impl Value {
     /// `(data, grad)` with one borrow of the node (the optimisers read both for each
     /// parameter of every step).
     #[inline]
     pub(crate) fn data_and_grad(&self) -> (f64, f64) {
         let node = self.0.borrow();
-        (node.data, node.grad)
+        (self.data_of(&node), node.grad)
+    }
+
+    /// The number [`Value::data`] gives, from the node already borrowed.
+    #[inline]
+    fn data_of(&self, node: &Node) -> f64 {
+        crate::watch::data_read(crate::watch::trainings_live(), self.address(), node.data)
     }
 
     /// Sets data to `f(data, grad)` with one borrow of the node, unless `f` fails
@@ -611,7 +620,7 @@ impl Value {
         f: impl FnOnce(f64, f64) -> Result<f64, E>,
     ) -> Result<(), E> {
         let mut node = self.0.borrow_mut();
-        node.data = f(node.data, node.grad)?;
+        node.data = f(self.data_of(&node), node.grad)?;
         crate::watch::count_data_write();
         Ok(())
     }
