@@ -145,6 +145,20 @@ fn an_overflow_only_in_a_hidden_constants_gradient_is_not_reported() {
     assert!(tape.backward().is_err());
 }
 
+// A value that needs no gradient keeps its grad: no rule adds to it, so a number the
+// user left there is no rule's doing. The tape agrees.
+#[test]
+fn a_grad_left_on_a_value_that_needs_none_is_not_reported() {
+    let x = Value::new(1.0).no_grad();
+    x.set_grad(f64::INFINITY);
+    let w = Value::new(2.0);
+    let y = &w * &x;
+    y.try_backward().unwrap();
+    assert_eq!((w.grad(), x.grad()), (1.0, f64::INFINITY));
+    let mut tape = micrograd::tape::Tape::compile(&y).unwrap();
+    tape.backward().unwrap();
+}
+
 // n = Neuron(2); n.w[0].data = float('nan'); n(x).backward()   -- a model's weight that
 // went NaN is a non-finite leaf: reported as that leaf, before any rule runs, also where
 // the neuron is one node (`Value::neuron`, what `nn` builds) and by a tape of it

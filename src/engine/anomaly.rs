@@ -22,7 +22,8 @@ impl Value {
     /// Before any gradient is touched, the forward values are checked: a non-finite value
     /// computed from finite parents (or a non-finite leaf) is reported as made in the
     /// forward pass, and no backward rule runs. During the backward pass, the first rule
-    /// that leaves a non-finite grad on a parent is reported and no further rule runs.
+    /// that leaves a non-finite grad on a parent is reported and no further rule runs (a
+    /// parent marked [`no_grad`](Value::no_grad) is not looked at: no rule adds to it).
     ///
     /// ```
     /// use micrograd::{Error, Value};
@@ -122,10 +123,14 @@ fn number_anomaly(c: f64) -> Option<Error> {
 }
 
 /// The error for a backward rule that just left a non-finite grad on a parent, unless
-/// that parent is a hidden constant (see [`try_backward`](Value::try_backward)).
+/// that parent is a hidden constant (see [`try_backward`](Value::try_backward)) or
+/// needs no gradient (no rule adds to its grad: a number there is not the rule's).
 fn backward_anomaly(node: &Node) -> Option<Error> {
     let bad = (node.parent_list().iter())
-        .filter(|p| !p.node().hidden)
+        .filter(|p| {
+            let p = p.node();
+            p.requires_grad && !p.hidden
+        })
         .map(Value::grad)
         .find(|g| !g.is_finite())?;
     Some(Error::NonFinite {
