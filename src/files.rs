@@ -2,9 +2,10 @@
 //! link someone planted: write a new file beside it, created exclusively under a name
 //! no other process can predict, sync it, rename it over the file.
 //!
-//! Every file the crate writes goes through [`write_atomically`]: model files
-//! ([`MLP::save`](crate::nn::MLP::save)) and generated C
-//! ([`CCode::write_to`](crate::codegen::CCode::write_to)).
+//! Every file the crate writes goes through [`write_atomically`] (model files,
+//! [`MLP::save`](crate::nn::MLP::save)) or, where files are replaced together, its two
+//! halves [`Prepared::write`] and [`Prepared::commit`] (generated C,
+//! [`CCode::write_to`](crate::codegen::CCode::write_to)).
 
 use std::collections::hash_map::RandomState;
 use std::ffi::{OsStr, OsString};
@@ -44,49 +45,118 @@ const NAME_MAX: usize = 255;
 /// planted beside `path`; a name taken is passed over for another. When it replaces a
 /// file it is private to its owner (on Unix, mode `0o600`) until it has that file's
 /// permissions, so a private model is never readable by others, even half-written.
+///
+/// It is [`Prepared::write`] then [`Prepared::commit`]; a caller that replaces several
+/// files together prepares them all before committing any.
 pub(crate) fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), Error> {
-    let write_error = |source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let resolved = follow_links(path).map_err(write_error)?;
-    let path = resolved.as_path();
-    let Some(name) = path.file_name() else {
-        let message = "the path names no file (it ends in `..` or is empty)";
-        return Err(write_error(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            message,
-        )));
-    };
-    // A file replaced keeps its permissions (a model kept private stays private); a new
-    // one gets the default of a created file.
-    let keep = fs::metadata(path).ok().filter(fs::Metadata::is_file);
-    let (file, temporary) =
-        create_temporary(path, name, keep.is_some(), unpredictable_suffix).map_err(write_error)?;
-    let written = (|| {
-        let mut out = BufWriter::new(file);
-        write(&mut out)?;
-        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-        if let Some(old) = keep {
-            file.set_permissions(old.permissions())?;
+    Prepared::write(path, write)?.commit()
+}
+
+/// A file written in full beside its place, not yet renamed over it: [`commit`]
+/// renames it; dropping it uncommitted removes it, leaving `path` as it was.
+///
+/// [`commit`]: Prepared::commit
+#[derive(Debug)]
+pub(crate) struct Prepared {
+    /// The path the caller named, for errors.
+    path: PathBuf,
+    /// `path` with its links followed: what the rename replaces.
+    resolved: PathBuf,
+    /// The temporary file beside `resolved`; `None` once renamed.
+    temporary: Option<PathBuf>,
+}
+
+impl Prepared {
+    /// Writes the temporary file for `path` as [`write_atomically`] does, up to (not
+    /// including) the rename. Fails, removing the temporary file, if `write` fails, if
+    /// the file cannot be synced, or if something other than a file is at `path` (a
+    /// directory, say), which the rename could not replace.
+    pub(crate) fn write(
+        path: &Path,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<Prepared, Error> {
+        let write_error = |source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let resolved = follow_links(path).map_err(write_error)?;
+        let Some(name) = resolved.file_name() else {
+            let message = "the path names no file (it ends in `..` or is empty)";
+            return Err(write_error(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                message,
+            )));
+        };
+        // A file replaced keeps its permissions (a model kept private stays private); a
+        // new one gets the default of a created file. Anything else there (a directory,
+        // a device) is refused now, before any file of a set is renamed.
+        let keep = match fs::metadata(&resolved) {
+            Ok(meta) if meta.is_file() => Some(meta),
+            Ok(_) => {
+                let message = "something other than a file is there (a directory?)";
+                return Err(write_error(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    message,
+                )));
+            }
+            Err(_) => None,
+        };
+        let (file, temporary) =
+            create_temporary(&resolved, name, keep.is_some(), unpredictable_suffix)
+                .map_err(write_error)?;
+        let prepared = Prepared {
+            path: path.to_path_buf(),
+            resolved,
+            temporary: Some(temporary),
+        };
+        let written = (|| {
+            let mut out = BufWriter::new(file);
+            write(&mut out)?;
+            let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+            if let Some(old) = keep {
+                file.set_permissions(old.permissions())?;
+            }
+            file.sync_all()
+        })();
+        // On failure, dropping `prepared` removes the temporary file.
+        written.map_err(write_error)?;
+        Ok(prepared)
+    }
+
+    /// Renames the temporary file over the path, and syncs the directory so that the
+    /// rename is durable. On failure the temporary file is removed and the path is as
+    /// it was.
+    pub(crate) fn commit(mut self) -> Result<(), Error> {
+        let Some(temporary) = self.temporary.take() else {
+            return Ok(());
+        };
+        if let Err(source) = fs::rename(&temporary, &self.resolved) {
+            fs::remove_file(&temporary).ok();
+            return Err(Error::Write {
+                path: self.path.clone(),
+                source,
+            });
         }
-        file.sync_all()?;
-        fs::rename(&temporary, path)
-    })();
-    if let Err(source) = written {
-        fs::remove_file(&temporary).ok();
-        return Err(write_error(source));
+        // Make the rename itself durable. Not every platform can open a directory to
+        // sync it; the file is complete and in place either way.
+        let directory = self.resolved.parent().filter(|d| !d.as_os_str().is_empty());
+        if let Ok(dir) = File::open(directory.unwrap_or(Path::new("."))) {
+            dir.sync_all().ok();
+        }
+        Ok(())
     }
-    // Make the rename itself durable. Not every platform can open a directory to sync
-    // it; the file is complete and in place either way.
-    let directory = path.parent().filter(|d| !d.as_os_str().is_empty());
-    if let Ok(dir) = File::open(directory.unwrap_or(Path::new("."))) {
-        dir.sync_all().ok();
+}
+
+impl Drop for Prepared {
+    /// Removes the temporary file of a write that was never committed.
+    fn drop(&mut self) {
+        if let Some(temporary) = self.temporary.take() {
+            fs::remove_file(temporary).ok();
+        }
     }
-    Ok(())
 }
 
 /// Creates a new file beside `path` (whose file name is `name`) for writing, named

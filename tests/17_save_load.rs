@@ -255,8 +255,8 @@ fn a_failed_save_leaves_the_previous_file_as_it_was() {
     let err = diverged.save(&path).unwrap_err();
     assert!(err.to_string().contains("parameter 3 is NaN"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
-    // Saving over a directory fails at the rename: the directory stays, and the
-    // temporary file written beside it is removed.
+    // Saving over a directory is refused: the directory stays, and no temporary file
+    // is left beside it.
     let err = model(&[2, 1], 3).save(&dir).unwrap_err();
     assert!(matches!(err, Error::Write { .. }), "{err:?}");
     let names: Vec<_> = std::fs::read_dir(&dir)

@@ -832,6 +832,30 @@ fn write_to_creates_its_folder() {
     assert_eq!(std::fs::read_to_string(source).unwrap(), code.source);
 }
 
+#[test]
+fn write_to_that_fails_on_the_source_leaves_the_old_header() {
+    let x = Value::new(0.5);
+    let code = CodeGen::new(&Tape::compile(&(&x * 2.0)).unwrap(), "twice")
+        .generate()
+        .unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("32_codegen-half");
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(dir.join("twice.c")).unwrap();
+    std::fs::write(dir.join("twice.h"), "the old header\n").unwrap();
+    let err = code.write_to(&dir).unwrap_err();
+    assert!(
+        matches!(err, Error::Write { ref path, .. } if path.ends_with("twice.c")),
+        "{err:?}"
+    );
+    let header = std::fs::read_to_string(dir.join("twice.h")).unwrap();
+    assert_eq!(header, "the old header\n");
+    let mut names: Vec<_> = (std::fs::read_dir(&dir).unwrap())
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["twice.c", "twice.h"]);
+}
+
 // x.atan(): the C library's `atan` in double C, `atanf` in float C (Rust's f64::atan
 // calls the same libm `atan`, so the double C agrees bit for bit: see the test of every op)
 #[test]

@@ -54,7 +54,7 @@ mod source;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::files::write_atomically;
+use crate::files::Prepared;
 
 pub use ops::Precision;
 
@@ -348,8 +348,15 @@ impl<'t> CodeGen<'t> {
 
 impl CCode {
     /// Writes `name.h` and `name.c` into the folder `dir`, creating it (and its parents)
-    /// if needed; returns their paths. Each file is written beside its place and renamed
-    /// over it, so that a crash leaves the old file or the new one, never half of one.
+    /// if needed; returns their paths.
+    ///
+    /// Both files are first written in full beside their places (each under a new,
+    /// unpredictable name, synced), and only then renamed over them, the `.h` first.
+    /// So a failure while writing (a full disk, `name.c` a directory, ...) leaves both
+    /// old files as they were, never a new header beside an old source; and a crash
+    /// leaves each file old or new, never half of one. The two renames are not one
+    /// step: a crash between them, or a rename that fails after the other succeeded,
+    /// leaves the new `.h` beside the old `.c`.
     ///
     /// # Errors
     ///
@@ -370,12 +377,16 @@ impl CCode {
             path: dir.to_path_buf(),
             source,
         })?;
-        let write = |ext: &str, text: &str| {
-            let path = dir.join(format!("{}.{ext}", self.name));
-            write_atomically(&path, |out| out.write_all(text.as_bytes()))?;
-            Ok(path)
-        };
-        Ok([write("h", &self.header)?, write("c", &self.source)?])
+        let [h, c] = ["h", "c"].map(|ext| dir.join(format!("{}.{ext}", self.name)));
+        let prepare =
+            |path: &Path, text: &str| Prepared::write(path, |out| out.write_all(text.as_bytes()));
+        // Both written before either is renamed: if the `.c` fails, dropping the
+        // prepared `.h` removes its temporary file and the old `.h` stays.
+        let header = prepare(&h, &self.header)?;
+        let source = prepare(&c, &self.source)?;
+        header.commit()?;
+        source.commit()?;
+        Ok([h, c])
     }
 }
 
