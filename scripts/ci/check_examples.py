@@ -21,7 +21,9 @@
   arm-none-eabi-gcc is installed, prints the Cortex-M4 image's `ram_bytes` (at most
   4,096) and `flash_bytes`.
 
-Usage: python3 scripts/ci/check_examples.py   (after `cargo build --release --examples`)
+Usage: python3 scripts/ci/check_examples.py [--debug] [CHECK ...]
+(after `cargo build --release --examples`, or `cargo build --examples` with --debug;
+CHECK names one of the functions below, e.g. bad_inputs; all of them by default)
 """
 import os
 import re
@@ -30,7 +32,10 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIN = os.path.join(ROOT, "target", "release", "examples")
+ARGS = sys.argv[1:]
+PROFILE = "debug" if "--debug" in ARGS else "release"
+BIN = os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")), PROFILE,
+                   "examples")
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 FINAL = re.compile(r"^final step=(\d+) loss=(\S+)( accuracy=(\S+)%)?$")
 STEP = re.compile(r"^step (\d+) loss (\S+), accuracy (\S+)%$")
@@ -299,17 +304,14 @@ def batch_above_the_training_set():
             check(m is not None and m.group(1) == "300", f"{name} --limit 300: batch 300")
 
 
-help_texts()
-moons()
-small_examples()
-lecture_backprop()
-bad_inputs()
-digits()
-mnist()
-iris()
-same_on_any_threads()
-codegen()
-microcontroller()
-batch_above_the_training_set()
+CHECKS = [help_texts, moons, small_examples, lecture_backprop, bad_inputs, digits, mnist, iris,
+          same_on_any_threads, codegen, microcontroller, batch_above_the_training_set]
+chosen = [a for a in ARGS if a != "--debug"]
+unknown = [a for a in chosen if a not in [c.__name__ for c in CHECKS]]
+if unknown:
+    sys.exit(f"no such check: {unknown}; the checks: {[c.__name__ for c in CHECKS]}")
+for c in CHECKS:
+    if not chosen or c.__name__ in chosen:
+        c()
 print(f"{len(failures)} failed" if failures else "every example check passed")
 sys.exit(1 if failures else 0)
