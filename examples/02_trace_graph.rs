@@ -11,19 +11,15 @@
 //! system's temp dir), and `simple.svg` / `neuron.svg` next to them when Graphviz is
 //! installed (or when built with `--features layout`, which draws without Graphviz).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::ExitCode;
 
 use micrograd::Value;
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    common::main_with(run)
 }
 
 const USAGE: &str = "02_trace_graph [FLAGS]   (defaults in brackets)
@@ -33,11 +29,17 @@ const USAGE: &str = "02_trace_graph [FLAGS]   (defaults in brackets)
                  [none]
   -h, --help     print this and exit";
 
-fn run() -> Result<(), String> {
-    let Some((out_dir, html)) = parse_args(std::env::args().skip(1))? else {
-        println!("usage: {USAGE}");
+fn run() -> common::Result {
+    let Some(mut args) = common::flags_or_help(USAGE) else {
         return Ok(());
     };
+    let out = common::path(&mut args, "--out")?;
+    let html = common::path(&mut args, "--html")?;
+    common::finish(args, USAGE)?;
+    if let Some(path) = &html {
+        common::check_output_path(path)?;
+    }
+    let out_dir = out.unwrap_or_else(|| std::env::temp_dir().join("micrograd_trace_graph"));
     std::fs::create_dir_all(&out_dir).map_err(|e| {
         format!(
             "cannot create the output directory {}: {e}; pass a writable directory with --out DIR",
@@ -91,7 +93,7 @@ fn run() -> Result<(), String> {
 /// The lecture's neuron (micrograd's Zero-to-Hero, part 1), its backward pass written
 /// as a page to step through; prints each labelled value as Python's `repr` does.
 #[allow(clippy::excessive_precision)] // the lecture's literal, digit for digit
-fn write_lecture_stepper(path: &Path) -> Result<(), String> {
+fn write_lecture_stepper(path: &Path) -> common::Result {
     // x1 = Value(2.0, label='x1'); x2 = Value(0.0, label='x2')
     let x1 = Value::new(2.0).with_label("x1");
     let x2 = Value::new(0.0).with_label("x2");
@@ -125,46 +127,14 @@ fn write_lecture_stepper(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `--out DIR` (or `--out=DIR`; else the default) and `--html PATH`, if given; `None`
-/// for `-h`/`--help`.
-fn parse_args(
-    mut args: impl Iterator<Item = String>,
-) -> Result<Option<(PathBuf, Option<PathBuf>)>, String> {
-    let mut out = std::env::temp_dir().join("micrograd_trace_graph");
-    let mut html = None;
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) => (flag.to_owned(), Some(value.to_owned())),
-            None => (arg.clone(), None),
-        };
-        let mut value = |what: &str| {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .filter(|v| !v.is_empty())
-                .ok_or(format!(
-                    "{flag} needs a non-empty {what}: {flag} {}",
-                    what.to_uppercase()
-                ))
-        };
-        match flag.as_str() {
-            "--out" => out = value("dir")?.into(),
-            "--html" => html = Some(value("path")?.into()),
-            "-h" | "--help" => return Ok(None),
-            _ => return Err(format!("unknown argument `{arg}`\nusage: {USAGE}")),
-        }
-    }
-    Ok(Some((out, html)))
-}
-
 /// Writes `DIR/NAME.dot`, and `DIR/NAME.svg` when a renderer is there
 /// (`Value::to_svg`: Graphviz, or the `layout` feature); else says how to get one.
-fn write_drawing(dir: &Path, name: &str, root: &Value, dot: &str) -> Result<(), String> {
+fn write_drawing(dir: &Path, name: &str, root: &Value, dot: &str) -> common::Result {
     let write = |ext: &str, text: &str| {
         let path = dir.join(format!("{name}.{ext}"));
         std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         println!("wrote {}", path.display());
-        Ok::<(), String>(())
+        Ok::<(), Box<dyn std::error::Error>>(())
     };
     write("dot", dot)?;
     match root.to_svg() {

@@ -181,6 +181,31 @@ where
     }
 }
 
+/// The value of the flag `name` as a path (`None` if the flag is absent). An empty
+/// value, or one that starts with `-`, is an error naming it: that is the next flag,
+/// taken as this one's value when this one was given none (`--html --out DIR`). A file
+/// whose name starts with `-` is given as `./-NAME`.
+pub fn path(
+    args: &mut pico_args::Arguments,
+    name: &'static str,
+) -> Result<Option<std::path::PathBuf>> {
+    let value = args.opt_value_from_os_str(name, |v| {
+        Ok::<_, std::convert::Infallible>(std::path::PathBuf::from(v))
+    })?;
+    match value {
+        Some(path) if path.as_os_str().is_empty() => {
+            Err(format!("{name} needs a non-empty path: {name} PATH").into())
+        }
+        Some(path) if path.to_string_lossy().starts_with('-') => Err(format!(
+            "{name} needs a path, not {:?}: {name} PATH (a file whose name starts with `-`: ./{})",
+            path,
+            path.display()
+        )
+        .into()),
+        value => Ok(value),
+    }
+}
+
 /// Fails unless `path` can be created: its directory exists. Checked before training,
 /// so a mistyped output path does not cost a whole run.
 pub fn check_output_path(path: &std::path::Path) -> Result {

@@ -146,6 +146,8 @@ def bad_inputs():
         ("03_moons", ["--engine", "fast"], "--engine"),
         ("04_lecture_backprop", ["--h", "0"], "--h"),
         ("04_lecture_backprop", ["--dot", os.path.join(tmp, "no", "such", "dir.dot")], "does not exist"),
+        ("02_trace_graph", ["--out", tmp, "--out", empty_dir], "unexpected argument \"--out\""),
+        ("02_trace_graph", ["--out", "--html", os.path.join(tmp, "p.html")], "--out needs a path"),
     ]
     _, _, err = run("03_moons", "--data", os.path.join(tmp, "missing.csv"))
     check(err.count("No such file") == 1, f"the OS reason is printed once ({err.strip()!r})")
