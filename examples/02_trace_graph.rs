@@ -7,15 +7,17 @@
 //! and prints each labelled value's data and grad after `o.backward()`.
 //!
 //! Run: `cargo run --example 02_trace_graph [-- --out DIR] [--html PATH]`. It writes
-//! `simple.dot` and `neuron.dot` into DIR (default: `micrograd_trace_graph` in the
-//! system's temp dir), and `simple.svg` / `neuron.svg` next to them when Graphviz is
-//! installed (or when built with `--features layout`, which draws without Graphviz).
+//! `simple.dot` and `neuron.dot` into DIR (default: a new directory
+//! `micrograd-02_trace_graph-...` in the system's temp dir; the paths are printed), and
+//! `simple.svg` / `neuron.svg` next to them when Graphviz is installed (or when built
+//! with `--features layout`, which draws without Graphviz).
 
 mod common;
 
 use std::path::Path;
 use std::process::ExitCode;
 
+use common::files;
 use micrograd::Value;
 
 fn main() -> ExitCode {
@@ -24,7 +26,7 @@ fn main() -> ExitCode {
 
 const USAGE: &str = "02_trace_graph [FLAGS]   (defaults in brackets)
   --out DIR      where to write simple.dot, neuron.dot (and their SVGs)
-                 [micrograd_trace_graph in the system's temp dir]
+                 [a new directory micrograd-02_trace_graph-... in the system's temp dir]
   --html PATH    also write a page that steps through the neuron's backward pass
                  [none]
   -h, --help     print this and exit";
@@ -39,13 +41,18 @@ fn run() -> common::Result {
     if let Some(path) = &html {
         common::check_output_path(path)?;
     }
-    let out_dir = out.unwrap_or_else(|| std::env::temp_dir().join("micrograd_trace_graph"));
-    std::fs::create_dir_all(&out_dir).map_err(|e| {
-        format!(
-            "cannot create the output directory {}: {e}; pass a writable directory with --out DIR",
-            out_dir.display()
-        )
-    })?;
+    let out_dir = match out {
+        Some(dir) => {
+            std::fs::create_dir_all(&dir).map_err(|e| {
+                format!(
+                    "cannot create the output directory {}: {e}; pass a writable directory with --out DIR",
+                    dir.display()
+                )
+            })?;
+            dir
+        }
+        None => files::new_temp_dir("02_trace_graph")?,
+    };
 
     // # a very simple example
     // x = Value(1.0)
@@ -109,12 +116,8 @@ fn write_lecture_stepper(path: &Path) -> common::Result {
     let n = (&x1w1x2w2 + &b).with_label("n");
     // o = n.tanh(); o.label = 'o'
     let o = n.tanh().with_label("o");
-    std::fs::write(path, o.to_html()).map_err(|e| {
-        format!(
-            "cannot write {}: {e}; pass a writable file with --html PATH",
-            path.display()
-        )
-    })?;
+    files::write(path, o.to_html())
+        .map_err(|e| format!("{e}; pass a writable file with --html PATH"))?;
     println!(
         "wrote {} (open it in a browser and press \"step\")",
         path.display()
@@ -132,7 +135,7 @@ fn write_lecture_stepper(path: &Path) -> common::Result {
 fn write_drawing(dir: &Path, name: &str, root: &Value, dot: &str) -> common::Result {
     let write = |ext: &str, text: &str| {
         let path = dir.join(format!("{name}.{ext}"));
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        files::write(&path, text)?;
         println!("wrote {}", path.display());
         Ok::<(), Box<dyn std::error::Error>>(())
     };

@@ -7,7 +7,8 @@
 //! With the defaults it prints, step for step, the losses and accuracies Python micrograd
 //! prints for the notebook (the last digit of a loss may differ: gradients are summed in
 //! another order), ends at 100% accuracy, and writes the picture of the decision boundary
-//! to `micrograd_moons.svg` in the system's temp dir (the path is printed).
+//! to `moons.svg` in a new directory `micrograd-03_moons-...` in the system's temp dir
+//! (the path is printed).
 //!
 //! - `--steps N`: train N steps instead of 100. The learning rate follows the notebook's
 //!   `1.0 - 0.9*k/100` and stays at 0.1 after step 100, so the first N lines always match
@@ -40,7 +41,7 @@ const USAGE: &str = "03_moons [FLAGS]   (defaults in brackets)
   --data FILE.csv         rows x0,x1,label (label -1 or +1), plain or gzip
                           [the notebook's 100 moons, built in]
   --svg PATH              where to draw the decision boundary
-                          [micrograd_moons.svg in the system's temp dir]
+                          [moons.svg in a new micrograd-03_moons-... temp dir]
   --engine dynamic|tape   build the graph every step, or run a compiled tape [dynamic]
   -h, --help              print this and exit";
 
@@ -55,11 +56,11 @@ fn run() -> common::Result {
     let steps = common::steps(&mut args, 100)?;
     let engine = common::engine(&mut args, Engine::Dynamic)?;
     let data_path: Option<PathBuf> = args.opt_value_from_str("--data")?;
-    let svg_path: PathBuf = args
-        .opt_value_from_str("--svg")?
-        .unwrap_or_else(|| std::env::temp_dir().join("micrograd_moons.svg"));
+    let svg_path = common::path(&mut args, "--svg")?;
     common::finish(args, USAGE)?;
-    common::check_output_path(&svg_path)?;
+    if let Some(path) = &svg_path {
+        common::check_output_path(path)?;
+    }
 
     // X, y = make_moons(n_samples=100, noise=0.1); y = y*2 - 1
     let data = match &data_path {
@@ -94,6 +95,10 @@ fn run() -> common::Result {
         model.shape(),
         common::percent(drawn_accuracy)
     );
+    let svg_path = match svg_path {
+        Some(path) => path,
+        None => common::files::new_temp_dir("03_moons")?.join("moons.svg"),
+    };
     draw_decision_boundary(&model, &data, &caption, &svg_path)?;
     println!("wrote {}", svg_path.display());
     common::print_final(steps - 1, last_loss, Some(last_accuracy));
@@ -330,7 +335,5 @@ fn draw_decision_boundary(
         chart.draw_series(points().map(|(x, _)| Circle::new((x[0], x[1]), 4, BLACK)))?;
         root.present()?;
     }
-    std::fs::write(path, svg)
-        .map_err(|e| format!("cannot write the SVG to {}: {e}", path.display()))?;
-    Ok(())
+    Ok(common::files::write(path, svg)?)
 }

@@ -33,7 +33,7 @@ fn run() -> common::Result {
     let h: f64 = common::checked_number(&mut args, "--h", 1e-3, "a number > 0", |h: &f64| {
         *h > 0.0 && h.is_finite()
     })?;
-    let dot: Option<std::path::PathBuf> = args.opt_value_from_str("--dot")?;
+    let dot = common::path(&mut args, "--dot")?;
     common::finish(args, USAGE)?;
     if let Some(path) = &dot {
         common::check_output_path(path)?;
@@ -45,8 +45,7 @@ fn run() -> common::Result {
     your_own_tanh();
     tanh_from_exp();
     if let Some(path) = dot {
-        std::fs::write(&path, o.to_dot())
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        common::files::write(&path, o.to_dot())?;
         println!("\nthe neuron's graph: {} (dot -Tsvg it)", path.display());
     }
     Ok(())

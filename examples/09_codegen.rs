@@ -32,6 +32,7 @@ use std::process::Command;
 use common::c_output::COutput;
 use common::classify::{self, MnistRun};
 use common::classify_tape::image_loss;
+use common::files;
 use micrograd::codegen::{CodeGen, Precision, C_FLAGS};
 use micrograd::data::load_mnist;
 use micrograd::prelude::*;
@@ -103,7 +104,7 @@ fn run() -> common::Result {
         .generate()?;
     let [header, source] = code.write_to(&out)?;
     let main = out.join("main.c");
-    fs::write(&main, include_str!("common/mnist_main.c"))?;
+    files::write(&main, include_str!("common/mnist_main.c"))?;
     println!(
         "wrote {} ({} lines, {} of them the table of initial values) and {} ({} lines) \
          for a tape of {} nodes",
@@ -180,7 +181,7 @@ fn unpack_mnist(dir: &Path, out: &Path) -> common::Result<(PathBuf, PathBuf)> {
             } else {
                 bytes
             };
-            fs::write(to, plain).map_err(|e| format!("{}: {e}", to.display()))?;
+            files::write(to, plain)?;
         }
         return Ok((images_out, labels_out));
     }

@@ -34,7 +34,7 @@ use std::process::Command;
 use common::c_output::COutput;
 use common::classify::{self, MnistRun};
 use common::classify_tape::ImageTape;
-use common::{cortex_m4, mnist};
+use common::{cortex_m4, files, mnist};
 use micrograd::codegen::{CodeGen, Precision, C_FLAGS};
 use micrograd::data::DataLoader;
 use micrograd::prelude::*;
@@ -195,13 +195,20 @@ fn run_on_host(
 ) -> common::Result<Vec<Vec<f64>>> {
     let (main, exe) = (dir.join("main.c"), dir.join(NAME));
     let (images_file, scores_file) = (dir.join("images.bin"), dir.join("scores.bin"));
-    fs::write(&main, HOST_MAIN)?;
+    files::write(&main, HOST_MAIN)?;
     let bytes: Vec<u8> = images
         .iter()
         .flatten()
         .flat_map(|x| x.to_ne_bytes())
         .collect();
-    fs::write(&images_file, bytes)?;
+    files::write(&images_file, bytes)?;
+    // The C opens its output with `fopen(.., "wb")`, which would follow a link left there.
+    match fs::remove_file(&scores_file) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(format!("cannot remove the old {}: {e}", scores_file.display()).into())
+        }
+        _ => {}
+    }
     let compiled = Command::new(cc)
         .args(C_FLAGS)
         .arg(source)

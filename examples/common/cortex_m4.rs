@@ -4,8 +4,12 @@
 //! the model on one sample kept in flash and stores the outputs in `out`.
 //!
 //! Shared by `11_microcontroller` (MNIST) and lesson 35 (iris), which includes this file
-//! with `#[path]`: it uses nothing but `std` and `micrograd`.
+//! with `#[path]`: it uses nothing but `std`, `micrograd` and `files.rs` (included the
+//! same way).
 #![allow(dead_code)]
+
+#[path = "files.rs"]
+pub mod files;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -113,9 +117,8 @@ pub fn link(dir: &Path, name: &str, group: &str, sample: &[f64]) -> Result<Image
     let main = dir.join(format!("{name}_cortex_m4.c"));
     let script = dir.join("cortex_m4.ld");
     let image: PathBuf = dir.join(format!("{name}.elf"));
-    std::fs::write(&main, main_c(name, group, sample))
-        .and_then(|()| std::fs::write(&script, LINKER_SCRIPT))
-        .map_err(|e| format!("cannot write into {}: {e}", dir.display()))?;
+    files::write(&main, main_c(name, group, sample))?;
+    files::write(&script, LINKER_SCRIPT)?;
     let out = Command::new(ARM_GCC)
         .args(flags())
         .args(["-nostdlib", "-T"])

@@ -13,6 +13,11 @@ pub mod classify_tape;
 pub mod cortex_m4;
 pub mod mnist;
 
+// Declared in `cortex_m4.rs`, which lesson 35 includes on its own, so that the file is
+// loaded once. (Not every example writes files.)
+#[allow(unused_imports)]
+pub use cortex_m4::files;
+
 /// The error type of an example's `run()`: any error, shown with its `Display` text.
 pub type Result<T = ()> = std::result::Result<T, Box<dyn Error>>;
 

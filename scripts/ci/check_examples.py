@@ -21,12 +21,16 @@
   arm-none-eabi-gcc is installed, prints the Cortex-M4 image's `ram_bytes` (at most
   4,096) and `flash_bytes`.
 
+- No example writes through a symbolic link planted where it writes: its default
+  output in the temp dir, a path given to it, a file in its --out folder.
+
 Usage: python3 scripts/ci/check_examples.py [--debug] [CHECK ...]
 (after `cargo build --release --examples`, or `cargo build --examples` with --debug;
 CHECK names one of the functions below, e.g. bad_inputs; all of them by default)
 """
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -42,9 +46,9 @@ STEP = re.compile(r"^step (\d+) loss (\S+), accuracy (\S+)%$")
 failures = []
 
 
-def run(name, *args):
+def run(name, *args, env=None):
     proc = subprocess.run([os.path.join(BIN, name), *args], capture_output=True, text=True,
-                          timeout=1800)
+                          timeout=1800, env=None if env is None else {**os.environ, **env})
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -306,8 +310,75 @@ def batch_above_the_training_set():
             check(m is not None and m.group(1) == "300", f"{name} --limit 300: batch 300")
 
 
-CHECKS = [help_texts, moons, small_examples, lecture_backprop, bad_inputs, digits, mnist, iris,
-          same_on_any_threads, codegen, microcontroller, batch_above_the_training_set]
+def tiny_mnist(dir):
+    """Three blank 28x28 images labelled 1, 2, 3 as train-* IDX files in `dir`."""
+    os.makedirs(dir, exist_ok=True)
+    images = struct.pack(">IIII", 0x803, 3, 28, 28) + bytes(3 * 784)
+    labels = struct.pack(">II", 0x801, 3) + bytes([1, 2, 3])
+    for name, data in [("train-images-idx3-ubyte", images), ("train-labels-idx1-ubyte", labels)]:
+        with open(os.path.join(dir, name), "wb") as f:
+            f.write(data)
+    return images, labels
+
+
+def no_planted_links():
+    """A link planted where an example writes is never followed into the file it points
+    to: not at the old fixed names in the temp dir (TMPDIR), not at a path given to it
+    (the link is replaced by the file), not in its --out folder."""
+    tmp = tempfile.mkdtemp()
+    victim = os.path.join(tmp, "victim")
+    with open(victim, "w") as f:
+        f.write("precious\n")
+
+    def plant(*parts):
+        path = os.path.join(tmp, *parts)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.symlink(victim, path)
+        return path
+
+    def intact(what):
+        check(open(victim).read() == "precious\n", f"{what}: the file a planted link points to is untouched")
+
+    # The defaults: 02_trace_graph's and 03_moons's old fixed names in the temp dir.
+    plant("micrograd_trace_graph", "simple.dot")
+    plant("micrograd_moons.svg")
+    for name in ["02_trace_graph", "03_moons"]:
+        code, out, err = run(name, env={"TMPDIR": tmp})
+        wrote = re.findall(r"^wrote (.*)$", out, re.M)
+        fresh = [p for p in wrote if os.path.basename(os.path.dirname(p)).startswith(f"micrograd-{name}-")]
+        check(code == 0 and wrote and fresh == wrote,
+              f"{name} writes its default output into a new directory of its own ({wrote}, {err.strip()[-200:]!r})")
+        intact(f"{name} with its defaults")
+    # Paths given to the examples.
+    out_dir = os.path.join(tmp, "out")
+    plant("out", "simple.dot")
+    given = [("02_trace_graph", ["--out", out_dir], os.path.join(out_dir, "simple.dot")),
+             ("02_trace_graph", ["--out", out_dir, "--html", plant("page.html")], os.path.join(tmp, "page.html")),
+             ("03_moons", ["--steps", "1", "--svg", plant("m.svg")], os.path.join(tmp, "m.svg")),
+             ("04_lecture_backprop", ["--dot", plant("n.dot")], os.path.join(tmp, "n.dot"))]
+    for name, args, path in given:
+        code, _, err = run(name, *args)
+        check(code == 0 and os.path.isfile(path) and not os.path.islink(path),
+              f"{name} {' '.join(args)}: the link is replaced by the file ({err.strip()[-200:]!r})")
+        intact(f"{name} {' '.join(args)}")
+    # 09_codegen and 11_microcontroller write their C, its main and the data into --out;
+    # a C compiler that is not there stops them after that.
+    data = os.path.join(tmp, "mnist")
+    tiny_mnist(data)
+    for name, planted in [("09_codegen", ["main.c", "train-images-idx3-ubyte"]),
+                          ("11_microcontroller", ["main.c", "images.bin"])]:
+        out = os.path.join(tmp, name)
+        for file in planted:
+            plant(name, file)
+        code, _, err = run(name, "--data", data, "--holdout", "1", "--epochs", "1", "--out", out,
+                           "--cc", "no-such-cc")
+        check(code == 1 and "no-such-cc" in err,
+              f"{name}: writes its files, then fails at --cc ({err.strip()[-200:]!r})")
+        intact(f"{name} with links in --out")
+
+
+CHECKS = [help_texts, moons, small_examples, lecture_backprop, bad_inputs, no_planted_links, digits,
+          mnist, iris, same_on_any_threads, codegen, microcontroller, batch_above_the_training_set]
 chosen = [a for a in ARGS if a != "--debug"]
 unknown = [a for a in chosen if a not in [c.__name__ for c in CHECKS]]
 if unknown:
