@@ -9,7 +9,8 @@
 //!
 //! Flags (defaults in brackets):
 //! - `--data DIR` [`../shared/data/mnist`]: the folder with MNIST's IDX files, plain or
-//!   `.gz` (`train-*`, else `t10k-*`); `.gz` files are unpacked into `--out`;
+//!   `.gz` (`train-*`, else `t10k-*`); they are read and written plain into `--out`,
+//!   as `train-*`, for the C;
 //! - `--holdout N` [2000]: test on the last N images, train on the others;
 //! - `--limit N` [all], `--epochs N` [5], `--batch-size N` [32], `--lr X` [0.002, Adam's
 //!   learning rate], `--seed N` [0]: as for `07_mnist` (the seed of the initial weights
@@ -25,16 +26,15 @@
 mod common;
 
 use std::fs;
-use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use common::c_output::COutput;
 use common::classify::{self, MnistRun};
 use common::classify_tape::image_loss;
-use common::files;
+use common::{files, mnist};
 use micrograd::codegen::{CodeGen, Precision, C_FLAGS};
-use micrograd::data::load_mnist;
+use micrograd::data::{load_mnist, Dataset};
 use micrograd::prelude::*;
 use micrograd::tape::Tape;
 use rand::{rngs::StdRng, SeedableRng};
@@ -72,14 +72,12 @@ fn run() -> common::Result {
     common::finish(args, USAGE)?;
     let holdout = t.holdout.unwrap_or(2000);
 
-    fs::create_dir_all(&out).map_err(|e| format!("--out {}: {e}", out.display()))?;
-    let set = unpack_mnist(&dir, &out)?;
-    let data = load_mnist(&set.0, &set.1)?;
-    classify::check_width(&data, 784, &set.0)?;
-    classify::check_digit_labels(&data, &set.1)?;
+    let data = read_mnist(&dir)?;
     if holdout >= data.len() {
         return Err(format!("--holdout {holdout}: there are only {} images", data.len()).into());
     }
+    fs::create_dir_all(&out).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    write_idx(&data, &out)?;
 
     // The network and its initial weights, as 07_mnist makes them.
     let mut rng = StdRng::seed_from_u64(t.seed);
@@ -153,37 +151,24 @@ fn run() -> common::Result {
     Ok(())
 }
 
-/// The images and labels files of `train-*` (else `t10k-*`) in `dir`, written plain
-/// (unpacked if they are `.gz`) into `out` for the C: their paths there.
-fn unpack_mnist(dir: &Path, out: &Path) -> common::Result<(PathBuf, PathBuf)> {
+/// Reads the images and labels of `train-*` (else `t10k-*`) in `dir`, plain or gzip,
+/// with the library's loader (which bounds what a gzip file inflates to) and checks
+/// them: 784 pixels, labels the digits 0-9.
+fn read_mnist(dir: &Path) -> common::Result<Dataset> {
+    if !dir.is_dir() {
+        return Err(format!(
+            "--data {}: no such folder; pass the folder that holds MNIST's IDX files",
+            dir.display()
+        )
+        .into());
+    }
     for set in ["train", "t10k"] {
-        let names = [
-            format!("{set}-images-idx3-ubyte"),
-            format!("{set}-labels-idx1-ubyte"),
-        ];
-        let found = names.clone().map(|name| {
-            [dir.join(&name), dir.join(format!("{name}.gz"))]
-                .into_iter()
-                .find(|p| p.is_file())
-        });
-        let [Some(images), Some(labels)] = found else {
-            continue;
-        };
-        let [images_out, labels_out] = names.map(|name| out.join(name));
-        for (from, to) in [(&images, &images_out), (&labels, &labels_out)] {
-            let bytes = fs::read(from).map_err(|e| format!("{}: {e}", from.display()))?;
-            let plain = if from.extension().is_some_and(|e| e == "gz") {
-                let mut plain = Vec::new();
-                flate2::read::GzDecoder::new(&bytes[..])
-                    .read_to_end(&mut plain)
-                    .map_err(|e| format!("{}: {e}", from.display()))?;
-                plain
-            } else {
-                bytes
-            };
-            files::write(to, plain)?;
+        if let Some((images, labels)) = mnist::find_set(dir, set)? {
+            let data = load_mnist(&images, &labels)?;
+            classify::check_width(&data, 784, &images)?;
+            classify::check_digit_labels(&data, &labels)?;
+            return Ok(data);
         }
-        return Ok((images_out, labels_out));
     }
     Err(format!(
         "no MNIST files in {}: expected train-images-idx3-ubyte and train-labels-idx1-ubyte \
@@ -191,4 +176,26 @@ fn unpack_mnist(dir: &Path, out: &Path) -> common::Result<(PathBuf, PathBuf)> {
         dir.display()
     )
     .into())
+}
+
+/// Writes `data` (checked by [`read_mnist`]) into `out` as the plain IDX files the C
+/// reads, `train-images-idx3-ubyte` and `train-labels-idx1-ubyte`: each image as 28 x 28
+/// bytes (a pixel `p` was the byte `255 p`), each label as one byte.
+fn write_idx(data: &Dataset, out: &Path) -> common::Result {
+    let count = u32::try_from(data.len())
+        .map_err(|_| format!("{} images: more than an IDX file can count", data.len()))?;
+    let header = |magic: u32, sizes: &[u32]| -> Vec<u8> {
+        (std::iter::once(magic).chain(sizes.iter().copied()))
+            .flat_map(u32::to_be_bytes)
+            .collect()
+    };
+    let mut images = header(0x0803, &[count, 28, 28]);
+    images.extend(
+        (data.inputs.iter().flatten()).map(|&p| (p * 255.0).round().clamp(0.0, 255.0) as u8),
+    );
+    let mut labels = header(0x0801, &[count]);
+    labels.extend(data.labels.iter().map(|&y| y as u8));
+    files::write(&out.join("train-images-idx3-ubyte"), images)?;
+    files::write(&out.join("train-labels-idx1-ubyte"), labels)?;
+    Ok(())
 }

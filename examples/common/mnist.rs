@@ -49,7 +49,7 @@ pub fn load(dir: &Path, holdout: Option<usize>) -> Result<(Dataset, Dataset)> {
 
 /// The images and labels files of the set `prefix` (`train` or `t10k`) in `dir`, plain or
 /// `.gz`; `None` if neither is there, an error if only one of them is.
-fn find_set(dir: &Path, prefix: &str) -> Result<Option<(PathBuf, PathBuf)>> {
+pub fn find_set(dir: &Path, prefix: &str) -> Result<Option<(PathBuf, PathBuf)>> {
     let find = |kind: &str| {
         let name = format!("{prefix}-{kind}");
         [dir.join(&name), dir.join(format!("{name}.gz"))]

@@ -28,6 +28,7 @@ Usage: python3 scripts/ci/check_examples.py [--debug] [CHECK ...]
 (after `cargo build --release --examples`, or `cargo build --examples` with --debug;
 CHECK names one of the functions below, e.g. bad_inputs; all of them by default)
 """
+import gzip
 import os
 import re
 import struct
@@ -310,12 +311,16 @@ def batch_above_the_training_set():
             check(m is not None and m.group(1) == "300", f"{name} --limit 300: batch 300")
 
 
-def tiny_mnist(dir):
-    """Three blank 28x28 images labelled 1, 2, 3 as train-* IDX files in `dir`."""
+def tiny_mnist(dir, gzipped=False):
+    """Three blank 28x28 images labelled 1, 2, 3 as train-* IDX files in `dir`; with
+    `gzipped`, each file as two gzip members (as `cat a.gz b.gz` makes), named .gz."""
     os.makedirs(dir, exist_ok=True)
     images = struct.pack(">IIII", 0x803, 3, 28, 28) + bytes(3 * 784)
     labels = struct.pack(">II", 0x801, 3) + bytes([1, 2, 3])
     for name, data in [("train-images-idx3-ubyte", images), ("train-labels-idx1-ubyte", labels)]:
+        if gzipped:
+            half = len(data) // 2
+            name, data = name + ".gz", gzip.compress(data[:half]) + gzip.compress(data[half:])
         with open(os.path.join(dir, name), "wb") as f:
             f.write(data)
     return images, labels
@@ -377,8 +382,31 @@ def no_planted_links():
         intact(f"{name} with links in --out")
 
 
-CHECKS = [help_texts, moons, small_examples, lecture_backprop, bad_inputs, no_planted_links, digits,
-          mnist, iris, same_on_any_threads, codegen, microcontroller, batch_above_the_training_set]
+def data_files_read_by_the_library():
+    """09_codegen reads MNIST's files as the library does: a file of two gzip members
+    whole, and a gzip bomb refused at the library's bound."""
+    tmp = tempfile.mkdtemp()
+    data, out = os.path.join(tmp, "mnist"), os.path.join(tmp, "out")
+    images, labels = tiny_mnist(data, gzipped=True)
+    code, _, err = run("09_codegen", "--data", data, "--holdout", "1", "--out", out, "--cc", "no-such-cc")
+    plain = [open(os.path.join(out, f"train-{kind}"), "rb").read() if os.path.exists(os.path.join(out, f"train-{kind}"))
+             else None for kind in ["images-idx3-ubyte", "labels-idx1-ubyte"]]
+    check(code == 1 and "no-such-cc" in err and plain == [images, labels],
+          f"09_codegen unpacks every gzip member ({err.strip()[-200:]!r})")
+    bomb = os.path.join(tmp, "bomb")
+    os.makedirs(bomb)
+    with open(os.path.join(bomb, "train-images-idx3-ubyte.gz"), "wb") as f:
+        f.write(gzip.compress(struct.pack(">IIII", 0x803, 90000, 28, 28) + bytes(90000 * 784), 1))
+    with open(os.path.join(bomb, "train-labels-idx1-ubyte"), "wb") as f:
+        f.write(labels)
+    code, _, err = run("09_codegen", "--data", bomb, "--out", out, "--cc", "no-such-cc")
+    check(code == 1 and "decompresses to more than" in err,
+          f"09_codegen refuses a gzip file that inflates past the library's bound ({err.strip()[-200:]!r})")
+
+
+CHECKS = [help_texts, moons, small_examples, lecture_backprop, bad_inputs, no_planted_links,
+          data_files_read_by_the_library, digits, mnist, iris, same_on_any_threads, codegen,
+          microcontroller, batch_above_the_training_set]
 chosen = [a for a in ARGS if a != "--debug"]
 unknown = [a for a in chosen if a not in [c.__name__ for c in CHECKS]]
 if unknown:
