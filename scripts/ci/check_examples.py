@@ -21,8 +21,9 @@
   arm-none-eabi-gcc is installed, prints the Cortex-M4 image's `ram_bytes` (at most
   4,096) and `flash_bytes`.
 
-- No example writes through a symbolic link planted where it writes: its default
-  output in the temp dir, a path given to it, a file in its --out folder.
+- No example writes through a symbolic link planted where it writes (its default
+  output in the temp dir, a path given to it, a file in its --out folder), and none
+  preallocates from a flag (03_moons --steps 1000000000000 trains; it does not abort).
 
 Usage: python3 scripts/ci/check_examples.py [--debug] [CHECK ...]
 (after `cargo build --release --examples`, or `cargo build --examples` with --debug;
@@ -404,9 +405,22 @@ def data_files_read_by_the_library():
           f"09_codegen refuses a gzip file that inflates past the library's bound ({err.strip()[-200:]!r})")
 
 
+def no_allocation_from_a_flag():
+    """03_moons --steps 1000000000000 starts training (it is stopped after 3 s) instead of
+    asking for memory for a trillion steps up front."""
+    try:
+        proc = subprocess.run([os.path.join(BIN, "03_moons"), "--steps", "1000000000000"],
+                              capture_output=True, text=True, timeout=3)
+        check(False, f"03_moons --steps 1000000000000 ended within 3 s (exit {proc.returncode}: "
+                     f"{proc.stderr.strip()[-200:]!r})")
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        check("step 0 loss" in out, "03_moons --steps 1000000000000 is still training after 3 s")
+
+
 CHECKS = [help_texts, moons, small_examples, lecture_backprop, bad_inputs, no_planted_links,
-          data_files_read_by_the_library, digits, mnist, iris, same_on_any_threads, codegen,
-          microcontroller, batch_above_the_training_set]
+          data_files_read_by_the_library, no_allocation_from_a_flag, digits, mnist, iris,
+          same_on_any_threads, codegen, microcontroller, batch_above_the_training_set]
 chosen = [a for a in ARGS if a != "--debug"]
 unknown = [a for a in chosen if a not in [c.__name__ for c in CHECKS]]
 if unknown:
