@@ -26,7 +26,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use common::classify::Training;
+use common::classify::{self, Training};
 use micrograd::data::load_csv;
 use micrograd::prelude::*;
 use micrograd::{loss, tape::Tape};
@@ -66,6 +66,8 @@ fn run() -> common::Result {
 
     let mut rng = StdRng::seed_from_u64(t.seed);
     let mut train = load_csv(&path)?;
+    // Before the shuffle, so that a bad label is named by its row.
+    classify::check_class_labels(&train, &path, 3, "the classes 0, 1 and 2")?;
     train.shuffle(&mut rng)?;
     let test = train.split_off_last(t.holdout.unwrap_or(30))?;
     let model = MLP::new(4, &[16, 3], &mut rng);

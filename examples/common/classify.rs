@@ -115,11 +115,19 @@ pub fn hold_out(data: &mut Dataset, n: usize) -> Result<Dataset> {
 /// `Ok` if every label of `data` (read from `path`) is a digit `0.0, 1.0, ..., 9.0`;
 /// otherwise an error naming the first sample that is not (counting from 0) and its label.
 pub fn check_digit_labels(data: &Dataset, path: &Path) -> Result {
-    let not_digit = |y: &f64| !((0.0..=9.0).contains(y) && y.fract() == 0.0);
-    match data.labels.iter().position(not_digit) {
+    check_class_labels(data, path, 10, "the digits 0 to 9")
+}
+
+/// `Ok` if every label of `data` (read from `path`) is one of the `classes` classes
+/// `0.0, 1.0, ...`; otherwise an error naming the first sample that is not (counting from
+/// 0), its label, and what the labels must be (`expected`, e.g. `the classes 0, 1 and 2`).
+pub fn check_class_labels(data: &Dataset, path: &Path, classes: usize, expected: &str) -> Result {
+    let last = classes.saturating_sub(1) as f64;
+    let not_class = |y: &f64| !((0.0..=last).contains(y) && y.fract() == 0.0);
+    match data.labels.iter().position(not_class) {
         None => Ok(()),
         Some(i) => Err(format!(
-            "{}: sample {i} (counting from 0) has the label {}; labels must be the digits 0 to 9",
+            "{}: sample {i} (counting from 0) has the label {}; labels must be {expected}",
             path.display(),
             data.labels[i]
         )

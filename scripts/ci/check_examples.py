@@ -137,6 +137,13 @@ def bad_inputs():
         f.write(bytes([0, 0, 8, 3, 0, 0, 0, 1, 0, 0, 0, 28, 0, 0, 0, 28]) + bytes(784))
     with open(os.path.join(letters, "t10k-labels-idx1-ubyte"), "wb") as f:
         f.write(bytes([0, 0, 8, 1, 0, 0, 0, 1, 10]))
+    # Four flowers, the last one's class each of these labels in turn (only 1 is a class).
+    flowers = "5.1,3.5,1.4,0.2,0\n4.9,3.0,1.4,0.2,1\n4.7,3.2,1.3,0.2,2\n4.6,3.1,1.5,0.2,"
+    iris = {}
+    for label in ["1", "2.5", "3", "-1"]:
+        iris[label] = os.path.join(tmp, f"iris{label}.csv")
+        with open(iris[label], "w") as f:
+            f.write(flowers + label + "\n")
     cases = [
         ("03_moons", ["--data", os.path.join(tmp, "missing.csv")],
          "missing.csv: No such file or directory"),
@@ -152,6 +159,9 @@ def bad_inputs():
         ("03_moons", ["--engine", "fast"], "--engine"),
         ("04_lecture_backprop", ["--h", "0"], "--h"),
         ("04_lecture_backprop", ["--dot", os.path.join(tmp, "no", "such", "dir.dot")], "does not exist"),
+        ("10_iris", ["--data", iris["2.5"], "--holdout", "1", "--epochs", "1"], "sample 3 (counting from 0) has the label 2.5"),
+        ("10_iris", ["--data", iris["3"], "--holdout", "1", "--epochs", "1"], "sample 3 (counting from 0) has the label 3"),
+        ("10_iris", ["--data", iris["-1"], "--holdout", "1", "--epochs", "1"], "sample 3 (counting from 0) has the label -1"),
         ("02_trace_graph", ["--out", tmp, "--out", empty_dir], "unexpected argument \"--out\""),
         ("02_trace_graph", ["--out", "--html", os.path.join(tmp, "p.html")], "--out needs a path"),
     ]
