@@ -69,7 +69,7 @@ fn run() -> common::Result {
     // Before the shuffle, so that a bad label is named by its row.
     classify::check_class_labels(&train, &path, 3, "the classes 0, 1 and 2")?;
     train.shuffle(&mut rng)?;
-    let test = train.split_off_last(t.holdout.unwrap_or(30))?;
+    let test = classify::hold_out(&mut train, t.holdout.unwrap_or(30))?;
     let model = MLP::new(4, &[16, 3], &mut rng);
 
     // One flower's graph: leaves for its measurements and its one-hot class (data: no

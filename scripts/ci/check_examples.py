@@ -162,6 +162,8 @@ def bad_inputs():
         ("10_iris", ["--data", iris["2.5"], "--holdout", "1", "--epochs", "1"], "sample 3 (counting from 0) has the label 2.5"),
         ("10_iris", ["--data", iris["3"], "--holdout", "1", "--epochs", "1"], "sample 3 (counting from 0) has the label 3"),
         ("10_iris", ["--data", iris["-1"], "--holdout", "1", "--epochs", "1"], "sample 3 (counting from 0) has the label -1"),
+        ("10_iris", ["--data", iris["1"], "--holdout", "4"], "--holdout 4 leaves nothing to train on"),
+        ("10_iris", ["--data", iris["1"], "--holdout", "0"], "--holdout 0"),
         ("02_trace_graph", ["--out", tmp, "--out", empty_dir], "unexpected argument \"--out\""),
         ("02_trace_graph", ["--out", "--html", os.path.join(tmp, "p.html")], "--out needs a path"),
     ]
