@@ -4,7 +4,7 @@
 //! Each rule is checked against steps worked out by hand in the comments.
 
 use approx::assert_relative_eq;
-use micrograd::optim::{AdamW, Around, OptimizerState};
+use micrograd::optim::{AdamW, Around, OptimizerState, RmsProp};
 use micrograd::prelude::*;
 
 /// A parameter whose gradient is `grad` (as if `backward` had just run).
@@ -70,6 +70,20 @@ fn sgd_momentum_accumulates_a_velocity() {
         sgd.step().unwrap();
         assert_relative_eq!(p.data(), expected, max_relative = 1e-14);
     }
+}
+
+// PyTorch: momentum switched on after plain steps starts its buffer at the gradient
+// (buf = g on its first step), not at the last gradient of a plain step.
+#[test]
+fn momentum_set_after_plain_steps_starts_from_no_velocity() {
+    let p = Value::new(1.0);
+    let mut sgd = Sgd::new(vec![p.clone()], 0.1).unwrap();
+    p.set_grad(10.0);
+    sgd.step().unwrap(); // p = 1 - 0.1 * 10 = 0
+    let mut sgd = sgd.momentum(0.9).unwrap();
+    p.set_grad(1.0);
+    sgd.step().unwrap(); // v = 0.9 * 0 + 1
+    assert_eq!(p.data(), 0.0 - 0.1 * 1.0);
 }
 
 #[test]
@@ -394,6 +408,16 @@ fn a_state_with_a_hyper_parameter_the_optimizer_does_not_know_is_refused() {
 }
 
 #[test]
+fn a_state_that_gives_a_hyper_parameter_twice_is_refused() {
+    let mut sgd = Sgd::new(vec![Value::new(1.0)], 0.1).unwrap();
+    let mut twice = sgd.state();
+    twice.hyper_parameters.push(("lr".into(), 5.0)); // which lr was meant?
+    let err = sgd.set_state(&twice).unwrap_err().to_string();
+    assert!(err.contains("`lr` twice"), "{err}");
+    assert_eq!(sgd.learning_rate(), 0.1);
+}
+
+#[test]
 fn step_numbers_on_many_parameters_steps_them_all_or_refuses_the_lowest_index() {
     // 4,000 parameters on one thread: blocks of 1,000, each computed a few hundred at a
     // time, then looked at for a number that is not finite.
@@ -417,6 +441,21 @@ fn step_numbers_on_many_parameters_steps_them_all_or_refuses_the_lowest_index() 
         "{err}"
     );
     assert_eq!((numbers, adam.state()), before);
+}
+
+// PyTorch: torch.optim.SGD([y], lr=0.1) for y = w * 2 raises "can't optimize a
+// non-leaf Tensor": the next forward pass builds y again, and the step is lost.
+#[test]
+fn an_optimizer_over_a_computed_value_is_refused_naming_it() {
+    let w = Value::new(1.0);
+    let y = &w * 2.0;
+    let err = Sgd::new(vec![w.clone(), y.clone()], 0.1).unwrap_err();
+    assert!(
+        err.to_string().contains("parameter #1 was computed by `*`"),
+        "{err}"
+    );
+    assert!(Adam::new(vec![y.clone()], 0.1).is_err());
+    assert!(RmsProp::new(vec![y], 0.1).is_err());
 }
 
 #[test]

@@ -69,7 +69,7 @@ impl Adam {
     /// # Errors
     ///
     /// [`Error::HyperParameter`] unless `lr` is finite and ≥ 0;
-    /// [`Error::InvalidInput`] if `params` is empty.
+    /// [`Error::InvalidInput`] if `params` is empty or holds a value that is not a leaf.
     pub fn new(params: Vec<Value>, lr: f64) -> Result<Adam, Error> {
         let params = non_empty(params)?;
         Ok(Adam {

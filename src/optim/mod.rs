@@ -540,12 +540,22 @@ fn checked<const K: usize>(
 }
 
 /// `Ok(params)` unless there are none (an optimiser over nothing is a bug upstream,
-/// e.g. the parameters of the wrong object).
+/// e.g. the parameters of the wrong object) or one is not a leaf: a value computed by
+/// an op is built again by the next forward pass, so a step written into it would
+/// change nothing that is trained (PyTorch: "can't optimize a non-leaf Tensor").
 fn non_empty(params: Vec<Value>) -> Result<Vec<Value>, Error> {
     if params.is_empty() {
         return Err(Error::InvalidInput(
             "the optimizer got no parameters; pass model.parameters()".to_owned(),
         ));
+    }
+    if let Some(i) = params.iter().position(|p| !p.node().is_leaf()) {
+        return Err(Error::InvalidInput(format!(
+            "parameter #{i} was computed by `{}`, not made with Value::new: a step \
+             written into it is lost when the graph is built again; pass the leaves \
+             it is computed from (model.parameters())",
+            params[i].op()
+        )));
     }
     Ok(params)
 }

@@ -76,7 +76,7 @@ impl RmsProp {
     /// # Errors
     ///
     /// [`Error::HyperParameter`] unless `lr` is finite and ≥ 0;
-    /// [`Error::InvalidInput`] if `params` is empty.
+    /// [`Error::InvalidInput`] if `params` is empty or holds a value that is not a leaf.
     pub fn new(params: Vec<Value>, lr: f64) -> Result<RmsProp, Error> {
         let params = non_empty(params)?;
         Ok(RmsProp {

@@ -60,7 +60,7 @@ impl Sgd {
     /// # Errors
     ///
     /// [`Error::HyperParameter`] unless `lr` is finite and ≥ 0;
-    /// [`Error::InvalidInput`] if `params` is empty.
+    /// [`Error::InvalidInput`] if `params` is empty or holds a value that is not a leaf.
     pub fn new(params: Vec<Value>, lr: f64) -> Result<Sgd, Error> {
         let params = non_empty(params)?;
         Ok(Sgd {
@@ -72,13 +72,20 @@ impl Sgd {
         })
     }
 
-    /// Sets the momentum m (default 0).
+    /// Sets the momentum m (default 0). On an optimiser that has stepped without
+    /// momentum, the velocity starts at 0, so the next step is `v = g` (PyTorch's first
+    /// step with a momentum buffer).
     ///
     /// # Errors
     ///
     /// [`Error::HyperParameter`] unless `0 <= m < 1`.
     pub fn momentum(mut self, m: f64) -> Result<Sgd, Error> {
-        self.momentum = unit_interval("momentum", m)?;
+        let m = unit_interval("momentum", m)?;
+        if self.momentum == 0.0 {
+            // (Without momentum the rule keeps `v = g`, the last gradient, not a velocity.)
+            self.velocity = State::zeros(&self.params);
+        }
+        self.momentum = m;
         Ok(self)
     }
 

@@ -71,9 +71,21 @@ impl OptimizerState {
     }
 
     /// `Ok` unless the state has a hyper-parameter not in `known` (a misspelt name, or
-    /// one of another optimiser's), which setting the state would silently ignore.
+    /// one of another optimiser's) or one twice, which setting the state would
+    /// silently ignore (all but the first).
     pub(super) fn check_names(&self, known: &[&str]) -> Result<(), Error> {
-        let unknown = (self.hyper_parameters.iter()).find(|(n, _)| !known.contains(&n.as_str()));
+        let names = &self.hyper_parameters;
+        if let Some((i, (name, _))) = (names.iter().enumerate())
+            .find(|(i, (n, _))| names[..*i].iter().any(|(earlier, _)| earlier == n))
+        {
+            return Err(Error::InvalidInput(format!(
+                "the saved {} state gives the hyper-parameter {} twice (again as entry \
+                 {i}); keep one, or save the state again with Optimizer::state()",
+                self.kind,
+                quote(&name.escape_debug().to_string()),
+            )));
+        }
+        let unknown = (names.iter()).find(|(n, _)| !known.contains(&n.as_str()));
         match unknown {
             None => Ok(()),
             Some((name, _)) => Err(Error::InvalidInput(format!(
