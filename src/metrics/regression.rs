@@ -26,7 +26,9 @@ impl RegressionMetrics {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] if the two differ in length or are empty.
+    /// [`Error::InvalidInput`] if the two differ in length or are empty, or if a target
+    /// or prediction is NaN or infinite (the message names the sample; scikit-learn
+    /// refuses them too).
     pub fn new(targets: &[f64], predicted: &[f64]) -> Result<RegressionMetrics, Error> {
         if targets.len() != predicted.len() || targets.is_empty() {
             return Err(Error::InvalidInput(format!(
@@ -34,6 +36,17 @@ impl RegressionMetrics {
                  per sample, at least one sample",
                 targets.len(),
                 predicted.len()
+            )));
+        }
+        let pairs = targets.iter().zip(predicted);
+        if let Some((i, (y, p))) = pairs
+            .enumerate()
+            .find(|(_, (y, p))| !(y.is_finite() && p.is_finite()))
+        {
+            return Err(Error::InvalidInput(format!(
+                "sample {i} has target {y} and prediction {p}; regression metrics need \
+                 finite numbers (find where the model's output or the data stopped being \
+                 finite)"
             )));
         }
         let n = targets.len() as f64;

@@ -47,8 +47,8 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::InputWidth`] for an input of the wrong width; [`Error::InvalidInput`]
-    /// if `data` has no samples or a label per row, a label that is not a class, or an
-    /// output that is NaN.
+    /// if `data` has no samples or a label per row, a label that is not a class (NaN
+    /// included), or an output that is NaN.
     ///
     /// ```
     /// use micrograd::prelude::*;
@@ -69,7 +69,8 @@ impl MLP {
     /// # Errors
     ///
     /// [`Error::InputWidth`] for an input of the wrong width; [`Error::InvalidInput`] if
-    /// the model has more than one output, or `data` no samples or not a label per row.
+    /// the model has more than one output, `data` no samples or not a label per row,
+    /// or a label or output that is NaN or infinite (naming the sample).
     ///
     /// ```
     /// use micrograd::prelude::*;
@@ -99,7 +100,8 @@ pub(super) fn score_classifier(
     let classes = nout.max(2);
     let actual = (data.labels.iter().enumerate())
         .map(|(i, &y)| match nout {
-            1 => Ok(usize::from(y > 0.0)),
+            // (A label's sign is its class: ±1 or 0/1; NaN has none.)
+            1 if !y.is_nan() => Ok(usize::from(y > 0.0)),
             _ if y >= 0.0 && y.fract() == 0.0 && y < classes as f64 => Ok(y as usize),
             _ => Err(Error::InvalidInput(format!(
                 "the label {y} of sample {i} is not one of the model's classes \

@@ -38,6 +38,28 @@ fn regression_errors_are_scikit_learns_means() {
     assert!(RegressionMetrics::new(&[1.0], &[1.0, 2.0]).is_err());
 }
 
+// sklearn: mean_squared_error([1, nan], [1, 2]) raises "Input contains NaN"
+#[test]
+fn a_target_or_prediction_that_is_not_finite_is_named_not_averaged() {
+    let err = RegressionMetrics::new(&[1.0, f64::NAN], &[1.0, 2.0]).unwrap_err();
+    assert!(err.to_string().contains("sample 1 has target NaN"), "{err}");
+    let err = RegressionMetrics::new(&[1.0], &[f64::INFINITY]).unwrap_err();
+    assert!(err.to_string().contains("prediction inf"), "{err}");
+}
+
+// A single score's class is its sign; a NaN label has none, and is refused by name
+// (as loss::binary_accuracy refuses it).
+#[test]
+fn a_nan_label_of_a_one_output_classifier_is_refused() {
+    let model = MLP::new(2, &[4, 1], &mut StdRng::seed_from_u64(1337));
+    let data = Dataset {
+        inputs: vec![vec![0.5, 0.5], vec![1.0, -1.0]],
+        labels: vec![f64::NAN, 1.0],
+    };
+    let err = model.evaluate_classifier(&data).unwrap_err();
+    assert!(err.to_string().contains("label NaN of sample 0"), "{err}");
+}
+
 // numpy.argmax([0.1, 2.0, 2.0]) -> 1 (the first of equal largest)
 #[test]
 fn a_prediction_is_the_first_largest_output_or_the_sign_of_one_score() {
