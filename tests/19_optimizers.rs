@@ -458,6 +458,32 @@ fn an_optimizer_over_a_computed_value_is_refused_naming_it() {
     assert!(RmsProp::new(vec![y], 0.1).is_err());
 }
 
+// A panic in the caller's `before` (one block's gradients, say) stops the step: the
+// blocks already updated get their old data back, as for a refused step.
+#[test]
+fn a_panic_around_a_block_leaves_no_parameter_stepped() {
+    for threads in [1, 2] {
+        let data: Vec<f64> = (0..64).map(f64::from).collect();
+        let params: Vec<Value> = data.iter().map(|&d| Value::new(d)).collect();
+        let mut sgd = Sgd::new(params, 0.5).unwrap();
+        let before_state = sgd.state();
+        let (mut numbers, mut grads) = (data.clone(), vec![0.0; 64]);
+        let around = Around {
+            before: &|range, g| match range.end < 64 {
+                true => g.fill(1.0),
+                false => panic!("the last block's gradients"),
+            },
+            after: &|_, _| {},
+        };
+        let step = std::panic::AssertUnwindSafe(|| {
+            sgd.step_numbers_around(&mut numbers, &mut grads, threads, &around)
+        });
+        assert!(std::panic::catch_unwind(step).is_err());
+        assert_eq!(numbers, data, "{threads} threads");
+        assert_eq!(sgd.state(), before_state);
+    }
+}
+
 #[test]
 fn step_numbers_takes_more_threads_than_parameters_and_steps_the_same() {
     // Threads beyond one per parameter have nothing to do: the step is the one on

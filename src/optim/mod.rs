@@ -56,6 +56,8 @@ pub use sgd::Sgd;
 pub use state::OptimizerState;
 
 use std::ops::Range;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::engine::value::Node;
 use crate::program::all_finite;
@@ -146,6 +148,12 @@ pub trait Optimizer {
     /// As [`step_numbers`](Optimizer::step_numbers). `grads` then holds what `before`
     /// wrote, `data` its old numbers again, and `after` may have had the new data of
     /// some blocks: a caller that keeps them must take the old ones back.
+    ///
+    /// # Panics
+    ///
+    /// If `before` or `after` panics: the panic is passed on once every block has
+    /// stopped, and then, for [`Sgd`], [`Adam`] and [`AdamW`], `data` holds its old
+    /// numbers and the optimiser its old state, as after a refused step.
     ///
     /// ```
     /// use micrograd::prelude::*;
@@ -429,6 +437,11 @@ impl<const K: usize> State<K> {
             Grads::Around(_, around) => Some(around.after),
             Grads::Given(_) => None,
         };
+        // Which blocks are updated (see the panic below).
+        let len = data.len();
+        let done: Vec<AtomicBool> = (0..len.div_ceil(block).max(1))
+            .map(|_| AtomicBool::new(false))
+            .collect();
         // One block: every parameter, span by span, and the first refused one.
         let run = |(b, ((((p, g), s), new_s), old)): (usize, Block<'_, K>)| {
             let range = b * block..b * block + p.len();
@@ -462,12 +475,52 @@ impl<const K: usize> State<K> {
                     .map(|(i, ((&p, &g), &s))| (b * block + at + i, checked(&rule, p, g, s)))
                     .find_map(|(i, checked)| checked.err().map(|e| (i, e)));
             }
+            // (From here on the block's old data are all in `self.data`.)
+            done[b].store(true, Ordering::Relaxed);
             if let (None, Some(after)) = (&refused, after) {
                 after(range, p);
             }
             refused
         };
-        let refused = if threads == 1 {
+        // A panic in the caller's `before` or `after` stops the step: each block updated
+        // by then gets its old data back from `self.data`, as a refused step does, so
+        // that `data` never holds half a step.
+        let stepped = catch_unwind(AssertUnwindSafe(|| {
+            self.run_blocks(data, grads, block, threads, &run)
+        }));
+        let refused = match stepped {
+            Ok(refused) => refused,
+            Err(panic) => {
+                for (b, _) in done
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.load(Ordering::Relaxed))
+                {
+                    let range = b * block..len.min((b + 1) * block);
+                    data[range.clone()].copy_from_slice(&self.data[range]);
+                }
+                resume_unwind(panic)
+            }
+        };
+        if let Some((index, refused)) = refused {
+            data.copy_from_slice(&self.data);
+            return Err(not_finite(params, index, refused));
+        }
+        std::mem::swap(&mut self.current, &mut self.next);
+        Ok(())
+    }
+
+    /// Runs `run` on each block of `block` parameters (on `threads` threads): the first
+    /// refused parameter, in block order.
+    fn run_blocks<'a>(
+        &'a mut self,
+        data: &'a mut [f64],
+        grads: Grads<'a>,
+        block: usize,
+        threads: usize,
+        run: &(impl Fn((usize, Block<'a, K>)) -> Option<(usize, (&'static str, f64))> + Sync),
+    ) -> Option<(usize, (&'static str, f64))> {
+        if threads == 1 {
             // The one block, here: no lists of blocks and results to make, which on a
             // small model is a visible share of the step.
             let (current, next) = (&self.current[..], &mut self.next[..]);
@@ -490,13 +543,7 @@ impl<const K: usize> State<K> {
                 .enumerate()
                 .collect();
             share(blocks, threads, run).into_iter().flatten().next()
-        };
-        if let Some((index, refused)) = refused {
-            data.copy_from_slice(&self.data);
-            return Err(not_finite(params, index, refused));
         }
-        std::mem::swap(&mut self.current, &mut self.next);
-        Ok(())
     }
 }
 
