@@ -38,10 +38,20 @@ impl Predictor {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] if `threads` is 0, or if the model has no layers (its
-    /// output is its input: there is nothing to compile).
+    /// [`Error::InvalidInput`] if `threads` is 0; if the model has no layers (its
+    /// output is its input: there is nothing to compile); or if it has no inputs or a
+    /// layer of width 0, so that its output does not depend on its input (a constant,
+    /// which [`MLP::predict`] gives).
     pub fn new(model: &MLP, threads: usize) -> Result<Predictor, Error> {
         crate::threads::check_threads(threads, "a prediction")?;
+        let nouts = model.nouts();
+        if nouts.is_empty() || model.nin() == 0 || nouts.contains(&0) {
+            return Err(Error::InvalidInput(format!(
+                "{} has no layers, no inputs or a layer of width 0: its output does not \
+                 depend on an input, and there is nothing to compile; use MLP::predict",
+                model.shape()
+            )));
+        }
         let leaves: Vec<Value> = (0..model.nin())
             .map(|_| Value::new(0.0).no_grad())
             .collect();

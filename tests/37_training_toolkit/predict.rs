@@ -162,3 +162,19 @@ fn evaluating_a_regression_gives_its_mse_and_mae_on_the_graph_and_the_tape() {
     let two_outputs = MLP::new(1, &[2], &mut StdRng::seed_from_u64(8));
     assert!(two_outputs.evaluate_regressor(&data).is_err());
 }
+
+// A model whose output does not depend on its input (no layers, a layer of width 0)
+// has nothing to compile: the predictor says so, where MLP::predict gives the constant.
+#[test]
+fn a_predictor_of_a_model_whose_output_is_constant_is_refused_by_name() {
+    let mut rng = StdRng::seed_from_u64(1);
+    for nouts in [&[][..], &[0, 1]] {
+        let model = MLP::new(2, nouts, &mut rng);
+        assert!(model.predict(&[0.5, 0.5]).is_ok());
+        let err = Predictor::new(&model, 1).err().unwrap().to_string();
+        assert!(
+            err.contains(&model.shape()) && err.contains("MLP::predict"),
+            "{err}"
+        );
+    }
+}
