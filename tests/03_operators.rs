@@ -173,6 +173,25 @@ fn an_f64_operand_is_shown_as_pythons_leaf_with_its_gradient() {
     assert_eq!(z.parents()[1].grad(), -1.5);
 }
 
+// two = (x * 2.0)._prev's Value(2.0); z = two * two; z.backward(); two.grad -> 4.0
+// (the leaf shown for an f64 operand is an ordinary value: what you build on it needs
+// its gradient, as in Python)
+#[test]
+fn the_leaf_shown_for_an_f64_operand_takes_part_in_a_graph_built_on_it() {
+    let x = Value::new(3.0);
+    let y = &x * 2.0;
+    let two = y.parents()[1].clone();
+    let z = &two * &two;
+    assert!(z.requires_grad());
+    z.backward();
+    assert_eq!(two.grad(), 4.0);
+    // The same leaf from topo() ([x, 2.0, y]), used again: its grad adds up.
+    assert!(Value::ptr_eq(&y.topo()[1], &two));
+    let w = two.tanh();
+    w.backward();
+    assert_eq!(two.grad(), 4.0 + (1.0 - w.data() * w.data()));
+}
+
 // c += c + 1   (Python rebinds the name c to a new Value)
 #[test]
 fn assign_ops_rebind_the_handle_to_a_new_node() {

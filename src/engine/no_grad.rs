@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::value::{Node, Value};
+use super::value::Value;
 use crate::watch;
 
 impl Value {
@@ -61,15 +61,5 @@ impl Value {
     /// ```
     pub fn requires_grad(&self) -> bool {
         self.0.borrow().requires_grad
-    }
-}
-
-impl Node {
-    /// Whether a node computed from this one needs a gradient because of it: it needs
-    /// one itself and is not a constant the engine made (whose gradient is computed, as
-    /// Python shows it, only when its consumer needs one anyway).
-    #[inline]
-    pub(crate) fn passes_grad(&self) -> bool {
-        self.requires_grad && !self.hidden
     }
 }

@@ -36,8 +36,7 @@ impl<F: Fn(&Node) + 'static> Backward for F {
 impl Value {
     /// A node made by an operation; its constants `consts` are stored (in `extra`) only
     /// when they are not all zero (bit for bit: `-0.0` is kept). It needs a gradient if
-    /// a parent [`passes_grad`](Node::passes_grad). (Always inlined: out of line it
-    /// costs every op's method a call.)
+    /// a parent does. (Always inlined: out of line it costs every op's method a call.)
     #[inline(always)]
     pub(crate) fn from_op(
         data: f64,
@@ -45,7 +44,7 @@ impl Value {
         consts: Consts,
         backward: BackwardFn,
     ) -> Value {
-        let requires_grad = parents.as_slice().iter().any(|p| p.node().passes_grad());
+        let requires_grad = parents.as_slice().iter().any(|p| p.node().requires_grad);
         let extra = (!no_consts(consts)).then(|| {
             Box::new(Extra {
                 consts,

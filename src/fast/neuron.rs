@@ -175,7 +175,7 @@ impl Value {
         // asks a node's parents; not of the list of weights, whose answer dates from
         // when the neuron was made.)
         let requires_grad =
-            (params.values.iter().chain(&*inputs_list)).any(|v| v.node().passes_grad());
+            (params.values.iter().chain(&*inputs_list)).any(|v| v.node().requires_grad);
         let parents = Parents::Two([params_list.clone(), inputs.0.clone()]);
         let out = Value::from_op(data, parents, NO_CONSTS, closure(act));
         out.0.borrow_mut().requires_grad = requires_grad;

@@ -51,10 +51,13 @@ impl Program {
                         false => Value::new(data[k]),
                     };
                     leaf.add_grad(leaf_grads.map_or(0.0, |g| g[k]));
-                    // (A leaf of the user's that gets no gradient needs none; one marked
-                    // after compiling is marked after the nodes built on it, below.)
+                    // (A leaf that gets no gradient needs none, so that a node built on it
+                    // needs one exactly where the compiled one did: a constant the engine
+                    // made too, whose node in the user's graph asked only its `Value`
+                    // operand. One marked after compiling is marked after the nodes built
+                    // on it, below.)
                     let frozen = |list: &[u32]| list.binary_search(&(k as u32)).is_ok();
-                    match self.hidden[k] || !frozen(&self.frozen) || frozen(&self.frozen_late) {
+                    match !frozen(&self.frozen) || frozen(&self.frozen_late) {
                         true => leaf,
                         false => leaf.no_grad(),
                     }
