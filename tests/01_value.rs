@@ -38,7 +38,8 @@ fn clone_is_a_second_handle_to_the_same_node() {
     assert!(!Value::ptr_eq(&a, &Value::new(5.0)));
 }
 
-// print(Value(-20.0))  ->  Value(data=-20.0, grad=0.0)   (Python's __repr__)
+// print(Value(-20.0))  ->  Value(data=-20.0, grad=0)   (Python's __repr__; its grad is
+// the int 0 until a pass adds a float, here always an f64, printed as Python prints one)
 #[test]
 fn debug_prints_like_python_repr() {
     let v = Value::new(-20.0);

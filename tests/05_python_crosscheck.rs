@@ -60,6 +60,29 @@ fn a_second_backward_accumulates_exactly_as_python_does() {
     assert_eq!(x.grad(), 30.0);
 }
 
+// twice_sum: y = sum([a, b, c]) at 1, 2, 3; y.backward(); y.backward()  ->  4, 3, 2
+// twice_prod: y = math.prod([a, b, c]) at 2, 3, 4; the same  ->  48.0, 24.0, 12.0
+// Python's sum() is a chain of `+` nodes from 0, math.prod one of `*` nodes from 1, and
+// those hidden nodes keep their grads from the first call. Here a sum is one node and a
+// product has no `1 *` node: one call gives Python's numbers, a second call does not
+// (as for `-` and `/`; reset with zero_grad_graph between calls).
+#[test]
+fn a_second_backward_through_sum_or_product_differs_from_pythons_hidden_nodes() {
+    let grads = |xs: &[Value]| xs.iter().map(Value::grad).collect::<Vec<_>>();
+    let xs = [1.0, 2.0, 3.0].map(Value::new);
+    let y: Value = xs.iter().sum();
+    y.backward();
+    assert_eq!(grads(&xs), [1.0, 1.0, 1.0]);
+    y.backward();
+    assert_eq!(grads(&xs), [2.0, 2.0, 2.0]); // Python: 4, 3, 2
+    let xs = [2.0, 3.0, 4.0].map(Value::new);
+    let y: Value = xs.iter().product();
+    y.backward();
+    assert_eq!(grads(&xs), [12.0, 8.0, 6.0]);
+    y.backward();
+    assert_eq!(grads(&xs), [36.0, 24.0, 12.0]); // Python: 48.0, 24.0, 12.0
+}
+
 // repr(1341538170625153.25)  ->  '1341538170625153.2'   (an exact tie: the even digit)
 #[test]
 #[allow(clippy::excessive_precision)] // each float written as its exact value, on purpose

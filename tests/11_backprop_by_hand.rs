@@ -193,7 +193,8 @@ fn backprop_node_by_node_gives_the_lectures_gradients() {
     assert_relative_eq!(x2.grad(), 0.5, max_relative = 1e-15);
 }
 
-// The same neuron in Python micrograd 0.1.0 with the lecture's tanh (math.tanh):
+// The same neuron in Python micrograd 0.1.0 with the lecture's tanh method, computed
+// with math.tanh (the lecture's formula of exp can differ by an ulp):
 // scripts/ci/python_reference.py prints, in scripts/ci/python_reference.out,
 // lecture_neuron: o.data, n.grad, x1.grad, w1.grad, x2.grad, w2.grad
 #[test]

@@ -16,7 +16,8 @@ use rand::SeedableRng;
 
 /// The lecture's `tanh`, written as a custom op.
 fn my_tanh(x: &Value) -> Value {
-    // t = math.tanh(x); out = Value(t, (self, ), 'tanh')
+    // t = math.tanh(x); out = Value(t, (self, ), 'tanh')   (the lecture writes it out
+    // as (math.exp(2*x) - 1)/(math.exp(2*x) + 1), which can differ by an ulp)
     // def _backward(): self.grad += (1 - t**2) * out.grad
     Value::custom(
         "my_tanh",

@@ -50,6 +50,19 @@ for name, f in [("twice_sub", lambda a, b: a - b), ("twice_div", lambda a, b: a 
     y.backward()
     show(name, *first, a.grad, b.grad)
 
+# backward() twice through sum() and math.prod: Python's sum() is a chain of + nodes
+# from 0, math.prod one of * nodes from 1, and those hidden nodes keep their grads too
+a, b, c = Value(1.0), Value(2.0), Value(3.0)
+y = sum([a, b, c])
+y.backward()
+y.backward()
+show("twice_sum", a.grad, b.grad, c.grad)
+a, b, c = Value(2.0), Value(3.0), Value(4.0)
+y = math.prod([a, b, c])
+y.backward()
+y.backward()
+show("twice_prod", a.grad, b.grad, c.grad)
+
 # the lecture's neuron, o = tanh(x1*w1 + x2*w2 + b), with the lecture's tanh method
 # (micrograd 0.1.0 has no tanh; this is the lecture's, with math.tanh)
 

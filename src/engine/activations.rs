@@ -90,7 +90,8 @@ impl Value {
 pub(crate) const TANH: Rule1 = Rule1 {
     name: "tanh",
     method: |x, _| x.tanh(),
-    // Python (lecture): t = math.tanh(x); out = Value(t, (self, ), 'tanh')
+    // Python (lecture): t = (math.exp(2*x) - 1)/(math.exp(2*x) + 1); out = Value(t, ...)
+    // (here libm's tanh, Python's `math.tanh`: the lecture's formula can differ by an ulp)
     forward: |x, _| x.tanh(),
     // Python (lecture): self.grad += (1 - t**2) * out.grad
     local_grad: |_x, out, _| 1.0 - out * out,

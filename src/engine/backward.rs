@@ -38,8 +38,9 @@ impl Value {
     /// topological order, *adding* into each grad (`grad += ...`), as micrograd does.
     ///
     /// A second call on the same graph adds again, inner nodes included, as Python's
-    /// does (for `-` and `/`, one node each here, the numbers then differ from
-    /// Python's: see `docs/python-to-rust.md`). To reuse a graph, reset it first with
+    /// does (for `-`, `/`, `sum()` and `product()`, which Python builds from hidden
+    /// nodes that are not here, the numbers then differ from Python's: see
+    /// `docs/python-to-rust.md`). To reuse a graph, reset it first with
     /// [`zero_grad_graph`](Value::zero_grad_graph); in training, build a new graph each
     /// step and zero the parameters' grads (`Module::zero_grad`), as micrograd's demo does.
     ///

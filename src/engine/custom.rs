@@ -63,7 +63,8 @@ impl Value {
     ///
     /// ```
     /// use micrograd::Value;
-    /// // Python (lecture):  t = math.tanh(x); out = Value(t, (self,), 'tanh')
+    /// // Python (lecture, with math.tanh for its formula of exp):
+    /// //                    t = math.tanh(x); out = Value(t, (self,), 'tanh')
     /// //                    def _backward(): self.grad += (1 - t**2) * out.grad
     /// let n = Value::new(0.8814).with_label("n");
     /// let o = Value::custom(

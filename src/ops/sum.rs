@@ -1,6 +1,8 @@
 //! `Sum` and `Product` for iterators of values: `xs.iter().sum()` as ONE n-ary node
-//! (Python's `sum()` makes a chain of `+` nodes; the numbers are the same), and
-//! `xs.iter().product()` as a chain of `*` nodes (Python's `math.prod`).
+//! (Python's `sum()` makes a chain of `+` nodes; one `backward()` gives the same
+//! numbers), and `xs.iter().product()` as a chain of `*` nodes (Python's `math.prod`).
+//! A second `backward()` on the same graph differs from Python's, whose hidden nodes
+//! keep their grads, as for `-` and `/` (see [`Value::backward`]).
 
 use crate::engine::inspect::Reader;
 use crate::engine::ops::Backward;
@@ -72,7 +74,7 @@ impl<'a> std::iter::Sum<&'a Value> for Value {
 
 /// `values.into_iter().product()`: the factors multiplied left to right, one `*` node
 /// each (Python's `math.prod(values)`, which starts from `1 * values[0]`; `1.0 * x` is
-/// `x` exactly, so the numbers are the same with one node fewer).
+/// `x` exactly, so one `backward()` gives the same numbers with one node fewer).
 ///
 /// Derivative: with respect to each factor, the product of all the others (the chain
 /// rule through the `*` nodes). An empty product is a leaf holding 1.
