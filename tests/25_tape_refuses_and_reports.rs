@@ -268,3 +268,48 @@ fn grad_of_after_a_backward_that_panicked_is_an_error_until_a_backward_finishes(
     tape.backward().unwrap();
     assert_eq!((tape.grad_of(&x).unwrap(), x.grad()), (6.0, 6.0)); // 2x + 2
 }
+
+// tape.set_inputs(..) writes a new sample into the tape's leaves for accumulate(); the
+// values are still the last run's: a backward then would differentiate neither sample.
+#[test]
+fn a_backward_after_set_inputs_without_a_forward_is_refused() {
+    let (w, x) = (Value::new(0.5), Value::new(1.0).no_grad());
+    let mut tape = Tape::compile(&(&w * &x).tanh()).unwrap();
+    let input = tape.inputs(&[x]).unwrap();
+    tape.set_inputs(&input, &[3.0]).unwrap();
+    let err = tape.backward().unwrap_err().to_string();
+    assert!(
+        err.contains("set_inputs") && err.contains("accumulate"),
+        "{err}"
+    );
+    assert_eq!(w.grad(), 0.0);
+    tape.accumulate().unwrap();
+    tape.flush_grads();
+    assert_eq!(w.grad(), 3.0 * (1.0 - (0.5f64 * 3.0).tanh().powi(2)));
+}
+
+// A tape compiled while another tape's Training holds newer numbers for a parameter
+// has that parameter's number from before the training: its backward is refused, as
+// its forward is.
+#[test]
+fn a_backward_of_a_tape_whose_parameter_a_training_holds_is_refused() {
+    use micrograd::optim::{Optimizer, Sgd};
+    let (w, x) = (Value::new(0.5), Value::new(1.0).no_grad());
+    let mut tape = Tape::compile(&(&w * &x).tanh()).unwrap();
+    let input = tape.inputs(&[x]).unwrap();
+    let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+    let mut training = tape.train(&mut opt, 1).unwrap();
+    training.step(&input, &[[1.0]]).unwrap();
+    let other = Tape::compile(&(&w * 2.0).tanh());
+    let mut other = other.unwrap();
+    assert!(other.forward().is_err());
+    assert!(other.backward().is_err());
+    training.finish();
+    w.zero_grad();
+    other.forward().unwrap();
+    other.backward().unwrap();
+    assert_eq!(
+        opt.params()[0].grad(),
+        2.0 * (1.0 - (w.data() * 2.0).tanh().powi(2))
+    );
+}

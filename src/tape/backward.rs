@@ -41,7 +41,9 @@ impl Tape {
     /// still give the last pass that succeeded); after a backward error both give 0.
     ///
     /// [`Error::InvalidInput`] if the last [`forward`](Tape::forward) did not finish (a
-    /// custom op's closure panicked; run `forward` again first), or if
+    /// custom op's closure panicked; run `forward` again first), if
+    /// [`set_inputs`](Tape::set_inputs) wrote a sample no forward has run yet, if a leaf
+    /// is a parameter that a live [`Training`](super::Training) of another tape holds, or if
     /// [`accumulate`](Tape::accumulate) summed gradients that
     /// [`flush_grads`](Tape::flush_grads) has not handed over yet (this pass would
     /// overwrite them); the sums are kept.
@@ -85,6 +87,18 @@ impl Tape {
                     .to_owned(),
             ));
         }
+        if self.fed_unrun {
+            return Err(Error::InvalidInput(
+                "tape.backward() after tape.set_inputs(): the sample it wrote is for \
+                 tape.accumulate(), which runs it; backward() would differentiate the last \
+                 run's values with the new sample's inputs. Call tape.accumulate() (then \
+                 tape.flush_grads()), or tape.forward() to run the input Values' data"
+                    .to_owned(),
+            ));
+        }
+        // (Its copy of a parameter that another tape's live Training holds is from
+        // before the training, as `forward` refuses too.)
+        self.check_not_held()?;
         // Values the last forward found not finite are refused before anything is
         // touched: the leaves' entries still hold the last pass (`grad_of`, `leaf_grads`).
         self.notice_labels();

@@ -222,6 +222,7 @@ impl Tape {
         for buf in std::iter::once(&mut self.buf).chain(self.workers.ready()) {
             buf.set_leaves(leaves, &inputs.nodes, sample, inputs.feed_layers);
         }
+        self.fed_unrun = true;
         Ok(())
     }
 

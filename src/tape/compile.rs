@@ -127,6 +127,7 @@ impl Tape {
             marks_seen,
             labels_seen,
             forward_unfinished: false,
+            fed_unrun: false,
             backward_unfinished: false,
             unflushed: false,
             workers: Default::default(),

@@ -57,7 +57,7 @@ impl Tape {
         // (Still set if a custom op's closure panics and unwinds out of the pass.)
         self.forward_unfinished = true;
         let value = self.program.forward(&mut self.buf);
-        self.forward_unfinished = false;
+        (self.forward_unfinished, self.fed_unrun) = (false, false);
         value
     }
 }

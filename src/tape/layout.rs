@@ -63,6 +63,11 @@ pub struct Tape {
     /// panicked): the values are then partly of that run and partly of the one before,
     /// and [`backward`](Tape::backward) refuses them until a forward finishes.
     pub(super) forward_unfinished: bool,
+    /// Whether [`set_inputs`](Tape::set_inputs) wrote a sample that no run has used yet
+    /// (it is for [`accumulate`](Tape::accumulate)): the leaves are then that sample's
+    /// and the values the last run's, and [`backward`](Tape::backward) refuses them
+    /// until a run.
+    pub(super) fed_unrun: bool,
     /// If a loss of the graph took its target as a number: the leaves that need no
     /// gradient (the sample's inputs) with the bits they had when the tape was
     /// compiled. Another sample there is refused ([`Error::ConstantTarget`]).
