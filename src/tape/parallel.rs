@@ -341,8 +341,10 @@ impl Tape {
     /// Runs the forward pass alone for every sample of a batch, on up to `threads`
     /// threads (as [`evaluate`](Tape::evaluate) per sample): for evaluating a model on
     /// many samples. Returns each sample's [`outputs`](Tape::outputs) (the values named
-    /// at [`compile_with_outputs`](Tape::compile_with_outputs)), in sample order. The
-    /// samples fill the leaves as in [`accumulate_batch`](Tape::accumulate_batch).
+    /// at [`compile_with_outputs`](Tape::compile_with_outputs)), in sample order: an
+    /// empty row each for a tape compiled with none (its root's value, a loss, is what
+    /// [`accumulate_batch`](Tape::accumulate_batch) returns). The samples fill the
+    /// leaves as in `accumulate_batch`.
     ///
     /// # Errors
     ///

@@ -303,9 +303,13 @@ impl<O: Optimizer + ?Sized> Training<'_, O> {
     fn check_unwritten(&self) -> Result<(), Error> {
         if data_writes() != self.writes || grad_marks() != self.marks {
             return Err(Error::InvalidInput(
-                "a Value was written (set_data, an optimizer's step, no_grad) while a \
-                 Training held the parameters: its numbers would overwrite that; \
-                 finish() the Training first, then start another"
+                "a Value on this thread was written (set_data, an optimizer's step or \
+                 another Training's end, on any Value) or marked no_grad while this \
+                 Training lived: the tape reads its Values again after a write, and its \
+                 parameters' Values hold their numbers from before the training. finish() \
+                 it before writing other \
+                 Values (to alternate two models, finish one Training, then step the \
+                 other), and start another"
                     .to_owned(),
             ));
         }
