@@ -781,7 +781,8 @@ fn a_value_written_during_a_training_is_refused_at_the_next_step() {
     w.set_data(1.0); // the training's numbers would overwrite this
     let err = training.step(&inputs, &samples(8)).unwrap_err();
     assert!(
-        err.to_string().contains("finish() the Training first"),
+        err.to_string()
+            .contains("finish() it before writing other Values"),
         "{err}"
     );
 }

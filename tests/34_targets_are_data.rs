@@ -214,6 +214,21 @@ fn the_sample_the_tape_was_compiled_from_still_runs() {
     assert_eq!(tape.forward().unwrap(), expected.data());
 }
 
+// An input made a plain Value (it needs a gradient: a parameter, as far as the tape
+// knows) and marked no_grad after compiling is an input from then on: another number
+// in it is another sample, refused as well.
+#[test]
+fn an_input_marked_no_grad_after_compiling_is_watched_too() {
+    let model = MLP::new(1, &[4, 1], &mut PythonRandom::seed(5));
+    let x = Value::new(1.0);
+    let pred = model.forward(std::slice::from_ref(&x)).unwrap();
+    let mut tape = Tape::compile(&loss::mse(&pred, &[0.5]).unwrap()).unwrap();
+    let x = x.no_grad();
+    x.set_data(2.0);
+    let err = tape.forward().unwrap_err();
+    assert!(is_constant_target(&err, "mse", "mse_targets"), "{err}");
+}
+
 #[test]
 fn every_loss_that_takes_a_number_names_its_value_form() {
     let z = [Value::new(0.1), Value::new(0.2)];

@@ -105,8 +105,9 @@ impl Tape {
     ///
     /// If a leaf is a parameter a [`Training`](super::Training) of another tape holds
     /// ([`check_not_held`](Tape::check_not_held)); [`Error::ConstantTarget`] if a loss
-    /// of the graph took its target as a number and a leaf that needs no gradient (an
-    /// input) holds another number than when the tape was compiled: another sample.
+    /// of the graph took its target as a number and a leaf that gets no gradient (an
+    /// input, also one marked `no_grad` after compiling) holds another number than when
+    /// the tape was compiled: another sample.
     pub(super) fn read_written_leaves(&mut self) -> Result<(), Error> {
         self.check_not_held()?;
         self.notice_labels();
@@ -115,7 +116,14 @@ impl Tape {
         }
         // (Empty unless the graph holds a target as a number.)
         let data = &self.buf.data;
-        let other = |&(k, bits): &(u32, u64)| data[k as usize].to_bits() != bits;
+        let input = |k: usize| {
+            self.program.frozen.binary_search(&(k as u32)).is_ok()
+                || !self.leaves[k].requires_grad()
+        };
+        let other = |&(k, bits): &(u32, u64)| {
+            let k = k as usize;
+            data[k].to_bits() != bits && input(k)
+        };
         if self.compiled_sample.iter().any(other) {
             self.check_per_sample()?;
         }

@@ -103,8 +103,9 @@ impl Tape {
         } = Program::compile(root, outputs)?;
         static TAPES: AtomicU64 = AtomicU64::new(0);
         let compiled_sample = match program.constant_target {
-            Some(_) => (program.frozen.iter())
-                .map(|&k| (k, data[k as usize].to_bits()))
+            Some(_) => (0u32..)
+                .zip(&data[..leaves.len()])
+                .map(|(k, d)| (k, d.to_bits()))
                 .collect(),
             None => Vec::new(),
         };

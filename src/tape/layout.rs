@@ -68,9 +68,10 @@ pub struct Tape {
     /// and the values the last run's, and [`backward`](Tape::backward) refuses them
     /// until a run.
     pub(super) fed_unrun: bool,
-    /// If a loss of the graph took its target as a number: the leaves that need no
-    /// gradient (the sample's inputs) with the bits they had when the tape was
-    /// compiled. Another sample there is refused ([`Error::ConstantTarget`]).
+    /// If a loss of the graph took its target as a number: every leaf with the bits it
+    /// had when the tape was compiled. Another number in a leaf that gets no gradient
+    /// (an input, also one marked `no_grad` after compiling) is another sample, and
+    /// refused ([`Error::ConstantTarget`]).
     pub(super) compiled_sample: Vec<(u32, u64)>,
     /// Whether a backward pass started and did not return (a custom op's gradient
     /// closure panicked): the leaves' entries of `grad` were set to 0, and
