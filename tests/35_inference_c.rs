@@ -509,3 +509,22 @@ fn inference_takes_frozen_parameters() {
         code.header
     );
 }
+
+// A math function of a weight alone (a learned scale's tanh, say): the weights are
+// constants of the inference C, and a compiler that works such a call out itself, with
+// its own rounding, would differ from libm's, the tape's, by an ulp. Compiled with
+// C_FLAGS, which keep it a call, the C gives the tape's bits.
+#[test]
+fn inference_c_calls_libm_on_a_weight_as_the_tape_does() {
+    // (Numbers where glibc's tanh and log1p are not correctly rounded.)
+    let w = Value::new(0.3676740254321924);
+    let x = Value::new(0.0);
+    let y = &(&w.tanh() + &w.log1p()) + &(&w.exp() * &x);
+    let mut tape = Tape::compile_outputs(std::slice::from_ref(&y)).unwrap();
+    let samples = vec![vec![0.5], vec![-1.25]];
+    let want = tape_outputs(&mut tape, std::slice::from_ref(&x), &samples);
+    let gen = CodeGen::new(&tape, "scale").input("x", &[x]);
+    let c = run_on_host(&gen.inference().generate().unwrap(), "x", &samples);
+    let bits = |v: &[Vec<f64>]| v.iter().flatten().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&c), bits(&want), "{c:?} (C) vs {want:?} (tape)");
+}

@@ -264,8 +264,9 @@ impl Program<'_> {
              * buffer of {} numbers. What the functions do: {name}.h.\n \
              *\n \
              * Every op is computed with the formulas of its Rust rule (src/engine/),\n \
-             * in the tape's order: compiled with -ffp-contract=off and without\n \
-             * -ffast-math, the double version gives the tape's numbers bit for bit.\n \
+             * in the tape's order: compiled with -ffp-contract=off, libm's calls kept\n \
+             * (-fno-builtin-<f>: {name}.h) and without -ffast-math, the double version\n \
+             * gives the tape's numbers bit for bit.\n \
              */\n\
              #include <math.h>\n\
              #include \"{name}.h\"\n\n\

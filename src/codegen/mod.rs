@@ -61,17 +61,29 @@ pub use ops::Precision;
 /// The flags to compile the generated C with (GCC's and Clang's spelling): C99 with
 /// optimisation, no contraction of `a * b + c` into one FMA (which rounds once instead of
 /// twice, and so changes the numbers; fast-math, which reorders them, is left off too),
-/// and every warning an error: the generated C compiles without one.
+/// libm's functions that are not exactly rounded kept calls (`-fno-builtin-tanh`, ...:
+/// else the compiler works out such a call on a constant, a weight of inference C, with
+/// its own rounding, an ulp from libm's, the tape's), and every warning an error: the
+/// generated C compiles without one.
 ///
 /// ```
 /// use micrograd::codegen::C_FLAGS;
 /// assert!(C_FLAGS.contains(&"-ffp-contract=off"));
+/// assert!(C_FLAGS.contains(&"-fno-builtin-tanh"));
 /// // e.g. std::process::Command::new("cc").args(C_FLAGS).args(["-c", "fit.c"])
 /// ```
 pub const C_FLAGS: &[&str] = &[
     "-std=c99",
     "-O2",
     "-ffp-contract=off",
+    "-fno-builtin-atan",
+    "-fno-builtin-cos",
+    "-fno-builtin-exp",
+    "-fno-builtin-log",
+    "-fno-builtin-log1p",
+    "-fno-builtin-pow",
+    "-fno-builtin-sin",
+    "-fno-builtin-tanh",
     "-Wall",
     "-Wextra",
     "-Werror",
