@@ -11,6 +11,7 @@ pub(super) fn header(p: &Program, name: &str) -> String {
     let upper = name.to_uppercase();
     let real = super::ops::Real::new(p.precision).c_type();
     let at = p.at;
+    let kept = super::kept_calls();
     let mut h = format!(
         "/* {name}.h: written by micrograd::codegen. Trains one compiled graph in C: forward,\n \
          * backward and the parameter updates over one buffer of numbers that the caller\n \
@@ -23,9 +24,9 @@ pub(super) fn header(p: &Program, name: &str) -> String {
          *     {name}_backward(buf);                    (adds into the parameters' gradients)\n \
          *     {name}_sgd(buf, lr);                     (or _adam; zeroes the gradients)\n \
          *\n \
-         * Compile with -ffp-contract=off, -fno-builtin-<f> for libm's atan cos exp log\n \
-         * log1p pow sin tanh, and without -ffast-math: then the double version computes\n \
-         * the tape's numbers bit for bit.\n \
+         * Compile with -ffp-contract=off, -fno-builtin-<f> for libm's {kept},\n \
+         * and without -ffast-math (micrograd::codegen::C_FLAGS): then the double version\n \
+         * computes the tape's numbers bit for bit.\n \
          *\n \
          * The buffer, in {real}s:\n \
          *   buf[k], k < {upper}_NODES           node k's value (leaves first, root last)\n \

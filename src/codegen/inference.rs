@@ -258,15 +258,17 @@ impl Program<'_> {
              #ifdef __cplusplus\n}}\n#endif\n\n#endif\n"
         );
 
+        let kept = super::kept_calls();
         let mut c = format!(
             "/* {name}.c: written by micrograd::codegen (inference) from a compiled tape of\n \
              * {n} nodes ({leaves} leaves): {} outputs from {} inputs, {} constant numbers, a\n \
              * buffer of {} numbers. What the functions do: {name}.h.\n \
              *\n \
              * Every op is computed with the formulas of its Rust rule (src/engine/),\n \
-             * in the tape's order: compiled with -ffp-contract=off, libm's calls kept\n \
-             * (-fno-builtin-<f>: {name}.h) and without -ffast-math, the double version\n \
-             * gives the tape's numbers bit for bit.\n \
+             * in the tape's order: compiled with -ffp-contract=off, -fno-builtin-<f> for\n \
+             * libm's {kept}, and without -ffast-math\n \
+             * (micrograd::codegen::C_FLAGS), the double version gives the tape's numbers\n \
+             * bit for bit.\n \
              */\n\
              #include <math.h>\n\
              #include \"{name}.h\"\n\n\

@@ -89,6 +89,15 @@ pub const C_FLAGS: &[&str] = &[
     "-Werror",
 ];
 
+/// The libm functions [`C_FLAGS`] keeps calls (`-fno-builtin-<f>`), for the generated
+/// C's comments: `atan cos exp ...`.
+fn kept_calls() -> String {
+    let kept: Vec<&str> = (C_FLAGS.iter())
+        .filter_map(|f| f.strip_prefix("-fno-builtin-"))
+        .collect();
+    kept.join(" ")
+}
+
 use crate::address::AddressMap;
 use crate::engine::Value;
 use crate::error::Error;

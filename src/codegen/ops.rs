@@ -67,8 +67,16 @@ impl Real {
         }
     }
 
-    /// The math.h function `name` of the precision: `exp` or `expf`.
+    /// The math.h function `name` of the precision: `exp` or `expf`. Every function
+    /// the C calls is exactly rounded (`sqrt`, `fabs`) or kept a call by
+    /// [`C_FLAGS`](super::C_FLAGS) (`-fno-builtin-<f>`), so that a compiler never works
+    /// it out on a constant with other rounding than libm's.
     pub(super) fn call(&self, name: &str, args: &str) -> String {
+        debug_assert!(
+            ["sqrt", "fabs"].contains(&name)
+                || super::C_FLAGS.contains(&format!("-fno-builtin-{name}").as_str()),
+            "the C calls {name}: add -fno-builtin-{name} to C_FLAGS"
+        );
         match self.precision {
             Precision::F64 => format!("{name}({args})"),
             Precision::F32 => format!("{name}f({args})"),

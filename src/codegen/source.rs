@@ -95,15 +95,17 @@ impl<'a> Program<'a> {
         let backward = self.backward(&mut r, name, &upper, &mut uses);
         let updates = self.updates(&mut r, name, &upper);
         let l = self.listing;
+        let kept = super::kept_calls();
         let mut c = format!(
             "/* {name}.c: written by micrograd::codegen from a compiled tape of {} nodes\n \
              * ({} leaves: {} parameters, {} inputs; {} inner nodes; {} runs of products;\n \
              * {} layers). What the functions do and the buffer's layout: {name}.h.\n \
              *\n \
              * Every op is computed with the formulas of its Rust rule (src/engine/),\n \
-             * in the tape's order: compiled with -ffp-contract=off, libm's calls kept\n \
-             * (-fno-builtin-<f>: {name}.h) and without -ffast-math, the double version\n \
-             * gives the tape's numbers bit for bit.\n \
+             * in the tape's order: compiled with -ffp-contract=off, -fno-builtin-<f> for\n \
+             * libm's {kept}, and without -ffast-math\n \
+             * (micrograd::codegen::C_FLAGS), the double version gives the tape's numbers\n \
+             * bit for bit.\n \
              */\n\
              #include <math.h>\n\
              #include \"{name}.h\"\n\n\
