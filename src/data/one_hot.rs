@@ -22,7 +22,7 @@ pub fn one_hot(label: f64, classes: usize) -> Result<Vec<f64>, Error> {
     check_label(label, classes)?;
     let mut row = Vec::new();
     reserve(&mut row, classes)?;
-    push_one_hot(&mut row, label, classes)?;
+    push_one_hot(&mut row, label, classes);
     Ok(row)
 }
 
@@ -48,11 +48,9 @@ fn reserve(row: &mut Vec<f64>, classes: usize) -> Result<(), Error> {
     })
 }
 
-/// Appends [`one_hot`]`(label, classes)` to `row`; `row` is unchanged on error.
-fn push_one_hot(row: &mut Vec<f64>, label: f64, classes: usize) -> Result<(), Error> {
-    check_label(label, classes)?;
+/// Appends [`one_hot`]`(label, classes)` to `row`, for a label [`check_label`] took.
+fn push_one_hot(row: &mut Vec<f64>, label: f64, classes: usize) {
     row.extend((0..classes).map(|c| f64::from(u8::from(c as f64 == label))));
-    Ok(())
 }
 
 impl Dataset {
@@ -82,7 +80,7 @@ impl Dataset {
             reserve(x, classes)?;
         }
         for (x, &y) in self.inputs.iter_mut().zip(&self.labels) {
-            push_one_hot(x, y, classes)?;
+            push_one_hot(x, y, classes);
         }
         Ok(())
     }

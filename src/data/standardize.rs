@@ -93,14 +93,19 @@ impl Standardizer {
         }
         let pairs = self.mean.iter().zip(&self.scale);
         (row.iter().zip(pairs).enumerate())
-            .map(|(j, (&x, (m, s)))| match (x - m) / s {
-                y if y.is_finite() => Ok(y),
+            .map(|(j, (&x, (m, s)))| {
                 // (`x - m` beyond range, for numbers near `f64::MAX`: apart, in range.)
-                _ if (x / s - m / s).is_finite() => Ok(x / s - m / s),
-                y => Err(Error::InvalidInput(format!(
-                    "feature {j} = {x} standardises to {y} (mean {m}, scale {s}); \
-                     standardise finite numbers within the training data's range"
-                ))),
+                let y = match (x - m) / s {
+                    y if y.is_finite() => y,
+                    _ => x / s - m / s,
+                };
+                match y.is_finite() {
+                    true => Ok(y),
+                    false => Err(Error::InvalidInput(format!(
+                        "feature {j} = {x} standardises to {y} (mean {m}, scale {s}); \
+                         standardise finite numbers within the training data's range"
+                    ))),
+                }
             })
             .collect()
     }
@@ -133,8 +138,14 @@ fn mean_of(xs: impl Iterator<Item = f64> + Clone, n: f64) -> f64 {
     if mean.is_finite() {
         return mean;
     }
-    let a = xs.clone().fold(0.0, |a: f64, x| a.max(x.abs()));
+    let a = largest_magnitude(xs.clone());
     a * (xs.fold(0.0, |sum, x| sum + x / a) / n)
+}
+
+/// The largest `|x|` of `xs`, by which [`mean_of`] and [`deviation_of`] divide numbers
+/// whose sums would be beyond `f64`'s range.
+fn largest_magnitude(xs: impl Iterator<Item = f64>) -> f64 {
+    xs.fold(0.0, |a: f64, x| a.max(x.abs()))
 }
 
 /// The population deviation of `xs` (`n` of them, mean `m`), or 1 where it is 0 (a
@@ -145,7 +156,7 @@ fn deviation_of(xs: impl Iterator<Item = f64> + Clone, m: f64, n: f64) -> f64 {
     let deviation = match (squares / n).sqrt() {
         d if d.is_finite() => d,
         _ => {
-            let a = xs.clone().fold(0.0, |a: f64, x| a.max(x.abs()));
+            let a = largest_magnitude(xs.clone());
             let squares = xs.fold(0.0, |v, x| v + (x / a - m / a) * (x / a - m / a));
             a * (squares / n).sqrt()
         }
