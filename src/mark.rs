@@ -5,8 +5,8 @@
 use crate::engine::inspect::Reader;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
-use crate::engine::rules::Rule;
 use crate::engine::value::{BackwardFn, Node};
+use crate::rules::Rule;
 use crate::Value;
 
 /// A node's closure with a mark `M`, which the floor reads back from the node

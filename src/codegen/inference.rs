@@ -397,7 +397,7 @@ impl Program<'_> {
     fn inference_forward(&self, layout: &Layout, r: &mut Real) -> String {
         let (leaves, n) = (self.listing.leaves, self.nodes());
         let at = |k: usize| Self::at(layout, k);
-        let no_consts = crate::engine::rules::NO_CONSTS;
+        let no_consts = crate::rules::NO_CONSTS;
         let mut body = String::new();
         let (mut has_layer, mut has_fused) = (false, false);
         let mut k = leaves;

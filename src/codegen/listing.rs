@@ -3,8 +3,8 @@
 
 use std::ops::Range;
 
-use crate::engine::rules::{Consts, Rule};
 use crate::program::{Program, Step};
+use crate::rules::{Consts, Rule};
 
 /// What one inner node of a [`Program`] computes (see the table at [`Program`]).
 #[derive(Clone, Debug, PartialEq)]

@@ -5,8 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::rules::{Consts, Rule};
-use crate::forms::CWriter;
+use crate::rules::forms::CWriter;
+use crate::rules::{Consts, Rule};
 
 /// The floating-point type the C computes in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -21,7 +21,7 @@ pub enum Precision {
 }
 
 /// The small C functions that some ops need, written into the source only when used.
-pub(super) use crate::forms::CFunction;
+pub(super) use crate::rules::forms::CFunction;
 
 /// Writes numbers, math calls and op formulas as C of one [`Precision`], noting the
 /// static functions they use.

@@ -43,7 +43,7 @@ pub(super) fn spans(pairs: impl IntoIterator<Item = (usize, usize)>) -> Vec<Span
 #[derive(Clone, Debug)]
 pub(super) struct Layer {
     pub(super) plan: LayerPlan,
-    pub(super) op: Option<crate::engine::rules::Rule>,
+    pub(super) op: Option<crate::rules::Rule>,
     pub(super) first_run: usize,
     pub(super) per_sum: usize,
 }

@@ -358,7 +358,7 @@ impl Program<'_> {
                     layer.per_sum
                 );
                 let value = match layer.op {
-                    Some(op) => r.forward(op, "acc[j]", "", crate::engine::rules::NO_CONSTS),
+                    Some(op) => r.forward(op, "acc[j]", "", crate::rules::NO_CONSTS),
                     None => "acc[j]".to_owned(),
                 };
                 let _ = writeln!(
@@ -384,7 +384,7 @@ impl Program<'_> {
                         None => format!("d[{k}] = {dot}; /* sum of {terms} terms */"),
                         Some(op) => {
                             has_fused = true;
-                            let value = r.forward(*op, "s", "", crate::engine::rules::NO_CONSTS);
+                            let value = r.forward(*op, "s", "", crate::rules::NO_CONSTS);
                             format!(
                                 "s = {dot}; /* {} of a sum of {terms} terms: */\n    d[{k}] = {value};",
                                 op.name()

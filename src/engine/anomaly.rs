@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use super::backward::Walk;
 use super::value::{Node, Value};
+use super::walk::Walk;
 use crate::error::{Error, Pass};
 
 impl Value {

@@ -25,9 +25,8 @@
 //! `backward()` finds the graph unmarked. `topo` costs 8 bytes a node while the pass
 //! runs.
 
-use std::borrow::Cow;
-
 use super::value::{Node, Value};
+use super::walk::{Nodes, Walk};
 use crate::error::Error;
 
 impl Value {
@@ -80,43 +79,6 @@ impl Value {
         Ok(())
     }
 }
-
-/// How a walk reads the graph, beyond Python's `build_topo`: each hook's default is
-/// what `backward()` does ([`Nodes`]). [`Value::topo`] walks Python's graph
-/// (`topo.rs`), [`Value::try_backward`] checks each number (`anomaly.rs`).
-pub(crate) trait Walk {
-    /// On first reaching `node` (Python's call `build_topo(v)`), before its children
-    /// are read.
-    #[inline]
-    fn enter(&mut self, _node: &mut Node) {}
-
-    /// The children to visit, in order (Python's `v._prev`).
-    #[inline]
-    fn children<'n>(&self, node: &'n Node) -> Cow<'n, [Value]> {
-        Cow::Borrowed(node.parents())
-    }
-
-    /// On `topo.append(v)`, once the children are done.
-    #[inline]
-    fn append(&mut self, _v: &Value) {}
-
-    /// After the walk: an error that stops the pass before any rule runs.
-    #[inline]
-    fn walked(&mut self) -> Result<(), Error> {
-        Ok(())
-    }
-
-    /// After the node's rule ran: an error that stops the pass there.
-    #[inline]
-    fn ran(&mut self, _node: &Node) -> Result<(), Error> {
-        Ok(())
-    }
-}
-
-/// `backward()`'s walk: every node as it is.
-struct Nodes;
-
-impl Walk for Nodes {}
 
 /// One step of [`build_topo`]: Python's call `build_topo(v)`, or its `topo.append(v)`
 /// once the calls for `v`'s children have returned.

@@ -14,8 +14,8 @@ use std::sync::Arc;
 use super::inspect::Reader;
 use super::ops::Backward;
 use super::parents::Parents;
-use super::rules::NO_CONSTS;
 use super::value::{Node, Value};
+use crate::rules::NO_CONSTS;
 
 /// A custom op's forward function: the parents' data → the node's data.
 type ForwardFn = dyn Fn(&[f64]) -> f64 + Send + Sync;

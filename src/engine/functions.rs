@@ -1,12 +1,10 @@
-//! `exp`, the lecture's: the method, then its rule (its forward value and, right under it,
-//! its local derivative), then the type that names it. The further functions (`ln`, `sqrt`,
-//! `sin`, ...) are in `src/ops/functions.rs`.
+//! `exp`, the lecture's: `out`, then its backward closure, which adds the local derivative
+//! (its rule: `src/rules/functions.rs`) times `out.grad`. The further functions (`ln`,
+//! `sqrt`, `sin`, ...) are in `src/ops/functions.rs`.
 
-use super::rules::Named;
-use super::rules::{Rule, Rule1, NO_CONSTS};
 use super::value::{Node, Value};
-use crate::forms::PythonSource::Lecture;
-use crate::forms::{RuleText, UNARY};
+use crate::rules::functions::{Exp, EXP};
+use crate::rules::NO_CONSTS;
 
 impl Value {
     /// eˣ.
@@ -29,28 +27,4 @@ impl Value {
         };
         self.unary::<Exp>(out, NO_CONSTS, backward)
     }
-}
-
-/// `exp`.
-pub(crate) const EXP: Rule1 = Rule1 {
-    name: "exp",
-    method: |x, _| x.exp(),
-    // Python (lecture): out = Value(math.exp(x), (self, ), 'exp')
-    forward: |x, _| x.exp(),
-    // Python (lecture): self.grad += out.data * out.grad
-    local_grad: |_x, out, _| out,
-    c_forward: |w, a, _| w.call("exp", a),
-    c_local_grad: |_, _a, out, _| out.to_owned(),
-    text: RuleText {
-        source: Lecture,
-        python: &["self.grad += out.data * out.grad"],
-        rust: &["local_grad: |_x, out, _| out,", UNARY],
-    },
-};
-
-/// Names `exp`'s closure (see `Named`).
-pub(crate) struct Exp;
-
-impl Named for Exp {
-    const RULE: Rule = Rule::One(&EXP);
 }

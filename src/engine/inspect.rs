@@ -9,8 +9,8 @@ use std::rc::Rc;
 use super::custom::Custom;
 use super::ops::Backward;
 use super::parents::Parents;
-use super::rules::Rule;
 use super::value::{BackwardFn, Node, Value};
+use crate::rules::Rule;
 
 /// What a reader of the graph (the tape, the pictures) asks of a node's closure, each
 /// with a default: the op's rule and name, and, for the compact nodes of `src/fast/`,

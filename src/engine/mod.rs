@@ -12,18 +12,19 @@
 //! |------|---------------|--------|
 //! | `value.rs` | [`Value`] and its `Node`: data, grad, parents, and the closure, which names the op; `Value::new`, `data()`, `grad()` | `class Value`, `__init__` |
 //! | `ops.rs` | what every op's method shares: the closure's type, making the node, finding its parents in the closure | `Value(data, children, op)`, `self`, `other` |
-//! | `arithmetic.rs` | `+` and `*`: each op's method (`out`, then its backward closure), its rule, the type that names it | `__add__`, `__mul__` |
+//! | `arithmetic.rs` | `+` and `*`: each op's method, `out` and then its backward closure, which calls the op's rule (`src/rules/`) | `__add__`, `__mul__` |
 //! | `powers.rs` | `powf` | `__pow__` |
 //! | `activations.rs` | `relu`, `tanh` | `relu()`, the lecture's `tanh()` |
 //! | `functions.rs` | `exp` | the lecture's `exp()` |
-//! | `backward.rs` | [`Value::backward`]: `build_topo` with a stack of its own, then each closure in reverse; the hooks (`Walk`) by which `topo()` and `try_backward` read the graph their way | `backward()`, `build_topo` |
+//! | `backward.rs` | [`Value::backward`]: `build_topo` with a stack of its own, then each closure in reverse | `backward()`, `build_topo` |
 //! | `drop.rs` | freeing a graph without recursion | the garbage collector |
 //!
 //! # The rest of the engine
 //!
 //! | file | what it holds | Python |
 //! |------|---------------|--------|
-//! | `rules.rs` | the types of the rules written under each op's method (forward value, local derivative, C and text), and the type that names an op (`Named`), by which its node's closure carries its rule | |
+//! | `rules.rs` | how a node's closure carries its op's rule (`Tagged`), and the op's constants | |
+//! | `walk.rs` | the hooks (`Walk`) by which `topo()` and `try_backward` read the graph their way over `backward.rs`'s `build_topo` | |
 //! | `operators.rs` | `+ *` for `Value` and `&Value`, `Value::from(f64)` (`- /` and negation: `src/ops/composed.rs`; with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rmul__`, ... |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or an `f64` operand kept in the node (`src/fast/constant.rs`) | `_prev` |
 //! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq`; what a reader asks of a node's closure (`Reader`: the hook for the floors above); `expand`, which shows a node of `src/fast/constant.rs` as Python's nodes | `v._op`, `v._prev`, `id(v)`, `a is b` |
@@ -42,9 +43,10 @@
 //! # Adding an op
 //!
 //! Every op is written as `tanh` is: its method (`out`, then its backward closure), its
-//! rule, and a type that names it. The ops beyond micrograd's and the lecture's (`ln`,
-//! `sqrt`, `atan`, `max`, ...) are written so on top of the engine, in `src/ops/`, one
-//! file of each kind; its `mod.rs` shows how to add one.
+//! rule (forward value, local derivative, C and text: `src/rules/`), and a type that
+//! names it. The ops beyond micrograd's and the lecture's (`ln`, `sqrt`, `atan`, `max`,
+//! ...) are written so on top of the engine, in `src/ops/`, each in one file with its
+//! rule; its `mod.rs` shows how to add one.
 //!
 //! ```
 //! use micrograd::Value;
@@ -77,6 +79,7 @@ pub(crate) mod powers;
 pub(crate) mod rules;
 mod topo;
 pub(crate) mod value;
+mod walk;
 mod write;
 
 pub use gradcheck::{check_gradients, GradientCheck, LeafCheck};

@@ -16,8 +16,9 @@ use std::mem::ManuallyDrop;
 
 use super::inspect::Reader;
 use super::parents::Parents;
-use super::rules::{no_consts, Consts, Named, Tagged, NO_CONSTS};
+use super::rules::Tagged;
 use super::value::{BackwardFn, Extra, Node, Value};
+use crate::rules::{no_consts, Consts, Named, NO_CONSTS};
 
 /// A node's backward closure (Python's `_backward`): every `Fn(&Node)` closure is one.
 /// What a reader of the graph asks of it (its op's rule and name) is in [`Reader`].
@@ -73,7 +74,11 @@ impl Value {
         c: Consts,
         backward: impl Fn(&Node) + 'static,
     ) -> Value {
-        let backward = Box::new(Tagged::<N, _>::new(backward));
+        self.unary_boxed(out, c, Box::new(Tagged::<N, _>::new(backward)))
+    }
+
+    /// [`unary`](Value::unary) with its closure boxed already.
+    pub(crate) fn unary_boxed(&self, out: f64, c: Consts, backward: BackwardFn) -> Value {
         let x = [self.clone()];
         let (parents, c) = match c.map(f64::to_bits) {
             [0, 0] => (Parents::One(x), NO_CONSTS),

@@ -4,8 +4,9 @@
 
 use std::borrow::Cow;
 
-use super::backward::{build_topo, run_rule, Walk};
+use super::backward::{build_topo, run_rule};
 use super::value::{Node, Value};
+use super::walk::Walk;
 
 impl Value {
     /// Runs this node's own backward rule once, and nothing else: adds

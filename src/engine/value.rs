@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use super::ops::Backward;
 use super::parents::Parents;
-use super::rules::Consts;
+use crate::rules::Consts;
 use crate::watch;
 
 /// A node's backward closure, boxed (Python's `_backward`): given the node itself (its

@@ -38,14 +38,14 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
-use crate::engine::arithmetic::{Plus, Times};
 use crate::engine::inspect::Reader;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
-use crate::engine::rules::Named;
-use crate::engine::rules::{Rule, Rule2, NO_CONSTS};
 use crate::engine::value::{BackwardFn, Node};
 use crate::ops::composed::{Divide, Minus};
+use crate::rules::arithmetic::{Plus, Times};
+use crate::rules::Named;
+use crate::rules::{Rule, Rule2, NO_CONSTS};
 use crate::watch;
 use crate::Value;
 

@@ -29,8 +29,8 @@ use std::cell::Ref;
 use crate::engine::inspect::Reader;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
-use crate::engine::rules::{Rule, NO_CONSTS};
 use crate::engine::value::{BackwardFn, Node};
+use crate::rules::{Rule, NO_CONSTS};
 use crate::watch;
 use crate::{Error, Value};
 
@@ -192,8 +192,8 @@ impl Value {
 /// inlined: a neuron's rule then calls the activation's functions directly.)
 #[inline(always)]
 pub(crate) fn activation_rule(act: Act) -> Option<Rule> {
-    use crate::engine::activations::{RELU, TANH};
     use crate::ops::activations::SIGMOID;
+    use crate::rules::activations::{RELU, TANH};
     match act {
         Act::Linear => None,
         Act::Relu => Some(Rule::One(&RELU)),

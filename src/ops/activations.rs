@@ -1,11 +1,11 @@
 //! Further activations: `sigmoid`, `leaky_relu` and `softplus`. Each method is followed by
 //! its rule: its forward value and, right under it, its local derivative.
 
-use crate::engine::rules::Named;
-use crate::engine::rules::{Rule, Rule1, NO_CONSTS};
 use crate::engine::value::{Node, Value};
-use crate::forms::PythonSource::NotInMicrograd;
-use crate::forms::{CFunction, RuleText, UNARY};
+use crate::rules::forms::PythonSource::NotInMicrograd;
+use crate::rules::forms::{CFunction, RuleText, UNARY};
+use crate::rules::Named;
+use crate::rules::{Rule, Rule1, NO_CONSTS};
 
 impl Value {
     /// The logistic function 1 / (1 + e⁻ˣ), computed without overflow for large |x|.
@@ -34,7 +34,6 @@ impl Value {
 /// `sigmoid`.
 pub(crate) const SIGMOID: Rule1 = Rule1 {
     name: "sigmoid",
-    method: |x, _| x.sigmoid(),
     forward: |x, _| logistic(x),
     local_grad: |_x, out, _| out * (1.0 - out),
     c_forward: |w, a, _| w.c_function(CFunction::Logistic, format!("logistic({a})")),
@@ -102,7 +101,6 @@ impl Value {
 /// `leaky_relu(slope)`: `c[0]` is the slope.
 pub(crate) const LEAKY_RELU: Rule1 = Rule1 {
     name: "leaky_relu",
-    method: |x, c| x.leaky_relu(c[0]),
     forward: |x, c| if x > 0.0 { x } else { c[0] * x },
     local_grad: |x, _out, c| if x > 0.0 { 1.0 } else { c[0] },
     c_forward: |w, a, c| {
@@ -164,7 +162,6 @@ impl Value {
 /// `softplus`.
 pub(crate) const SOFTPLUS: Rule1 = Rule1 {
     name: "softplus",
-    method: |x, _| x.softplus(),
     forward: |x, _| {
         if x > 0.0 {
             x + (-x).exp().ln_1p()

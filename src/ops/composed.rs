@@ -27,11 +27,11 @@
 use std::ops::{Div, DivAssign, Neg, Sub, SubAssign};
 
 use crate::engine::operators::value_binop;
-use crate::engine::rules::Named;
-use crate::engine::rules::{Rule, Rule1, Rule2, NO_CONSTS};
 use crate::engine::value::{Node, Value};
-use crate::forms::PythonSource::Composed;
-use crate::forms::{RuleText, BINARY_A, BINARY_B, UNARY};
+use crate::rules::forms::PythonSource::Composed;
+use crate::rules::forms::{RuleText, BINARY_A, BINARY_B, UNARY};
+use crate::rules::Named;
+use crate::rules::{Rule, Rule1, Rule2, NO_CONSTS};
 
 impl Value {
     /// `a - b`: d/da = 1, d/db = -1 (Python builds it as `a + (-b)`: the same values
@@ -51,7 +51,6 @@ impl Value {
 /// `a - b`.
 pub(crate) const SUB: Rule2 = Rule2 {
     name: "-",
-    method: |a, b| a.sub_value(b),
     forward: |a, b| a - b,
     local_grads: |_a, _b, _out| (1.0, -1.0),
     c_forward: |_, a, b| format!("{a} - {b}"),
@@ -97,7 +96,6 @@ impl Value {
 /// `a / b`.
 pub(crate) const DIV: Rule2 = Rule2 {
     name: "/",
-    method: |a, b| a.div_value(b),
     forward: |a, b| a / b,
     local_grads: |_a, b, out| (1.0 / b, -out / b),
     c_forward: |_, a, b| format!("{a} / {b}"),
@@ -139,7 +137,6 @@ impl Value {
 /// `-a`.
 pub(crate) const NEG: Rule1 = Rule1 {
     name: "neg",
-    method: |x, _| x.neg_value(),
     forward: |a, _| -a,
     local_grad: |_a, _out, _| -1.0,
     c_forward: |_, a, _| format!("-{a}"),

@@ -2,11 +2,11 @@
 //! method is followed by its rule: its forward value and, right under it, its local
 //! derivative. Python micrograd has none of them.
 
-use crate::engine::rules::Named;
-use crate::engine::rules::{Rule, Rule1, NO_CONSTS};
 use crate::engine::value::{Node, Value};
-use crate::forms::PythonSource::NotInMicrograd;
-use crate::forms::{RuleText, UNARY};
+use crate::rules::forms::PythonSource::NotInMicrograd;
+use crate::rules::forms::{RuleText, UNARY};
+use crate::rules::Named;
+use crate::rules::{Rule, Rule1, NO_CONSTS};
 
 impl Value {
     /// The natural logarithm. As for `f64`, `ln(0)` is -∞ and the logarithm of a
@@ -35,7 +35,6 @@ impl Value {
 /// `ln`.
 pub(crate) const LN: Rule1 = Rule1 {
     name: "ln",
-    method: |x, _| x.ln(),
     forward: |x, _| x.ln(),
     // (`x + 0.0` is `x`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
     local_grad: |x, _out, _| 1.0 / (x + 0.0),
@@ -89,7 +88,6 @@ impl Value {
 /// `log1p`.
 pub(crate) const LOG1P: Rule1 = Rule1 {
     name: "log1p",
-    method: |x, _| x.log1p(),
     forward: |x, _| x.ln_1p(),
     local_grad: |x, _out, _| 1.0 / (1.0 + x),
     c_forward: |w, a, _| w.call("log1p", a),
@@ -134,7 +132,6 @@ impl Value {
 /// `sqrt`.
 pub(crate) const SQRT: Rule1 = Rule1 {
     name: "sqrt",
-    method: |x, _| x.sqrt(),
     forward: |x, _| x.sqrt(),
     // (`out + 0.0` is `out`, but +0.0 for -0.0: the slope at ±0 is +∞, not -∞.)
     local_grad: |_x, out, _| 0.5 / (out + 0.0),
@@ -181,7 +178,6 @@ impl Value {
 /// `sin`.
 pub(crate) const SIN: Rule1 = Rule1 {
     name: "sin",
-    method: |x, _| x.sin(),
     forward: |x, _| x.sin(),
     local_grad: |x, _out, _| x.cos(),
     c_forward: |w, a, _| w.call("sin", a),
@@ -226,7 +222,6 @@ impl Value {
 /// `cos`.
 pub(crate) const COS: Rule1 = Rule1 {
     name: "cos",
-    method: |x, _| x.cos(),
     forward: |x, _| x.cos(),
     local_grad: |x, _out, _| -x.sin(),
     c_forward: |w, a, _| w.call("cos", a),
@@ -271,7 +266,6 @@ impl Value {
 /// `atan`.
 pub(crate) const ATAN: Rule1 = Rule1 {
     name: "atan",
-    method: |x, _| x.atan(),
     forward: |x, _| x.atan(),
     local_grad: |x, _out, _| 1.0 / (1.0 + x * x),
     c_forward: |w, a, _| w.call("atan", a),

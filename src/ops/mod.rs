@@ -37,7 +37,6 @@
 //!
 //! pub(crate) const ATAN: Rule1 = Rule1 {
 //!     name: "atan",
-//!     method: |x, _| x.atan(),
 //!     forward: |x, _| x.atan(),
 //!     local_grad: |x, _out, _| 1.0 / (1.0 + x * x),
 //!     c_forward: |w, a, _| w.call("atan", a),
@@ -60,8 +59,8 @@
 //! `tests/13_more_ops.rs`), the tape against the graph bit for bit (the same file), and
 //! the C against the tape bit for bit (`tests/32_codegen.rs`'s list of every op).
 //!
-//! The engine's own ops (`+ *`, `powf`, `relu`, `tanh`, `exp`) are written the same way
-//! in `src/engine/`. The tape knows them, and `sigmoid`, by a one-byte code of its
+//! The engine's own ops (`+ *`, `powf`, `relu`, `tanh`, `exp`) are written the same way,
+//! their methods in `src/engine/` and their rules, which the engine reads, in `src/rules/`. The tape knows them, and `sigmoid`, by a one-byte code of its
 //! own (`src/program/code.rs`), so that its inner loops call their rules directly.
 
 pub(crate) mod activations;

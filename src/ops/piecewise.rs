@@ -3,11 +3,11 @@
 //! derivative is one of the two one-sided ones, and each method's doc says which.
 //! Python micrograd has none of them.
 
-use crate::engine::rules::Named;
-use crate::engine::rules::{Rule, Rule1, Rule2, NO_CONSTS};
 use crate::engine::value::{Node, Value};
-use crate::forms::PythonSource::NotInMicrograd;
-use crate::forms::{CFunction, CWriter, RuleText, BINARY_A, BINARY_B, UNARY};
+use crate::rules::forms::PythonSource::NotInMicrograd;
+use crate::rules::forms::{CFunction, CWriter, RuleText, BINARY_A, BINARY_B, UNARY};
+use crate::rules::Named;
+use crate::rules::{Rule, Rule1, Rule2, NO_CONSTS};
 
 impl Value {
     /// The absolute value.
@@ -35,7 +35,6 @@ impl Value {
 /// `abs`.
 pub(crate) const ABS: Rule1 = Rule1 {
     name: "abs",
-    method: |x, _| x.abs(),
     forward: |x, _| x.abs(),
     local_grad: |x, _out, _| sign(x),
     c_forward: |w, a, _| w.call("fabs", a),
@@ -103,7 +102,6 @@ impl Value {
 /// `clamp(lo, hi)`: `c` is `[lo, hi]`.
 pub(crate) const CLAMP: Rule1 = Rule1 {
     name: "clamp",
-    method: |x, c| x.clamp(c[0], c[1]),
     forward: |x, c| x.clamp(c[0], c[1]),
     local_grad: |x, _out, c| if c[0] <= x && x <= c[1] { 1.0 } else { 0.0 },
     // (f64::clamp: below lo gives lo, then above hi gives hi; NaN stays NaN.)
@@ -164,7 +162,6 @@ impl Value {
 /// `max`: `self` wins ties, and a NaN `self` is kept.
 pub(crate) const MAX: Rule2 = Rule2 {
     name: "max",
-    method: |a, b| a.max(b),
     forward: |a, b| if a >= b || a.is_nan() { a } else { b },
     local_grads: |a, b, _out| {
         if a >= b || a.is_nan() {
@@ -227,7 +224,6 @@ impl Value {
 /// `min`: `self` wins ties, and a NaN `self` is kept.
 pub(crate) const MIN: Rule2 = Rule2 {
     name: "min",
-    method: |a, b| a.min(b),
     forward: |a, b| if a <= b || a.is_nan() { a } else { b },
     local_grads: |a, b, _out| {
         if a <= b || a.is_nan() {

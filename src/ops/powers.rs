@@ -2,12 +2,12 @@
 //! method is followed by its rule: its forward value and, right under it, its local
 //! derivatives.
 
-use crate::engine::powers::zeroth_or;
-use crate::engine::rules::Named;
-use crate::engine::rules::{Rule, Rule1, Rule2};
 use crate::engine::value::{Node, Value};
-use crate::forms::PythonSource::NotInMicrograd;
-use crate::forms::{CFunction, RuleText, BINARY_A, BINARY_B, UNARY};
+use crate::rules::forms::PythonSource::NotInMicrograd;
+use crate::rules::forms::{CFunction, RuleText, BINARY_A, BINARY_B, UNARY};
+use crate::rules::powers::zeroth_or;
+use crate::rules::Named;
+use crate::rules::{Rule, Rule1, Rule2};
 
 impl Value {
     /// xⁿ for a constant integer exponent, as `f64::powi` computes it (by repeated
@@ -38,7 +38,6 @@ impl Value {
 /// `powi(n)`: `c[0]` is n (an `i32`, exactly representable as `f64`).
 pub(crate) const POWI: Rule1 = Rule1 {
     name: "powi",
-    method: |x, c| x.powi(c[0] as i32),
     // (`black_box`: a constant `n` would let the compiler unroll the product in an
     // order of its own; the tape's `n` is a run-time number.)
     forward: |x, c| x.powi(std::hint::black_box(c[0] as i32)),
@@ -111,7 +110,6 @@ impl Value {
 /// `pow` with a `Value` exponent.
 pub(crate) const POW: Rule2 = Rule2 {
     name: "pow",
-    method: |a, b| a.pow(b),
     forward: |a, b| a.powf(b),
     // d/db = a^b ln a, taken as 0 where a^b = 0 for a >= 0 (a = 0, b > 0, or an
     // underflow); NaN (ln a) for every a < 0, one whose a^b underflows to 0 too.

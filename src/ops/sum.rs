@@ -7,8 +7,8 @@
 use crate::engine::inspect::Reader;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
-use crate::engine::rules::NO_CONSTS;
 use crate::engine::value::{Node, Value};
+use crate::rules::NO_CONSTS;
 
 impl Value {
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,

@@ -4,8 +4,8 @@ use super::defer::Lanes;
 use super::forward::gather;
 use super::layer::{dot_backward, layer_backward};
 use super::{all_finite, all_zero, Buffers, Program, Step};
-use crate::engine::rules::NO_CONSTS;
 use crate::error::{Error, Pass};
+use crate::rules::NO_CONSTS;
 
 impl Program {
     /// The chain rule over the program: adds this run's d root / d leaf to the leaves'

@@ -4,14 +4,14 @@
 //! (`rule.rs`). Both compute with the same functions as the engine's closures, so the
 //! two engines give the same floating-point numbers.
 
-use crate::engine::activations::{RELU, TANH};
-use crate::engine::arithmetic::{ADD, MUL};
-use crate::engine::functions::EXP;
-use crate::engine::powers::POWF;
-use crate::engine::rules::{Consts, Rule};
 use crate::engine::value::Node;
 use crate::ops::activations::SIGMOID;
 use crate::ops::composed::{DIV, NEG, SUB};
+use crate::rules::activations::{RELU, TANH};
+use crate::rules::arithmetic::{ADD, MUL};
+use crate::rules::functions::EXP;
+use crate::rules::powers::POWF;
+use crate::rules::{Consts, Rule};
 
 /// Writes the enum [`Code`] and its [`Code::of`], [`Code::forward`],
 /// [`Code::local_grads`] and [`Code::rule`] from the list of the engine's one-parent and

@@ -12,13 +12,13 @@
 use super::code::{Arity, Code};
 use super::{ConstantTarget, Program, Run, Step};
 use crate::address::{AddressMap, AddressSet};
-use crate::engine::rules::{no_consts, Rule, NO_CONSTS};
 use crate::engine::value::Node;
 use crate::engine::Value;
 use crate::error::Error;
 use crate::fast::is_neuron_activation;
 use crate::fast::{neuron_act, Act};
 use crate::ops::is_sum;
+use crate::rules::{no_consts, Rule, NO_CONSTS};
 
 /// What compiling a graph makes: the [`Program`], and what a runner needs at its edge.
 pub(crate) struct Compiled {

@@ -2,8 +2,8 @@
 
 use super::layer::{activate_layer, layer_sums, relu_neurons, WIDTH};
 use super::{Buffers, Program, Run, Step};
-use crate::engine::rules::NO_CONSTS;
 use crate::error::Error;
+use crate::rules::NO_CONSTS;
 
 impl Program {
     /// The forward loop over the inner nodes, from the leaf data in `buf`: computes each

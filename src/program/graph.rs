@@ -12,11 +12,11 @@ use super::{Program, Run, Step};
 use std::rc::Rc;
 
 use super::code::Code;
-use crate::engine::rules::NO_CONSTS;
 use crate::engine::Value;
 use crate::error::Error;
 use crate::fast::Act;
 use crate::fast::{NeuronInputs, NeuronParams};
+use crate::rules::NO_CONSTS;
 
 impl Program {
     /// The graph the program was compiled from, on the leaf data of `data`: fused

@@ -29,7 +29,7 @@ use std::collections::HashMap;
 use super::code::Code;
 use super::defer::Lanes;
 use super::{all_finite, Program, Run, Step};
-use crate::engine::rules::NO_CONSTS;
+use crate::rules::NO_CONSTS;
 
 /// The most sums a [`Layer`] adds up together: the width of the moons network's hidden
 /// layers, and wider than 8, which leaves the vector units idle part of the time

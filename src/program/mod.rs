@@ -59,7 +59,7 @@ pub(crate) use layer::{Layer, NeuronTerms};
 pub(crate) use target::ConstantTarget;
 
 use crate::engine::custom::Custom;
-use crate::engine::rules::{Consts, Rule};
+use crate::rules::{Consts, Rule};
 use code::Code;
 
 /// A graph compiled once into flat arrays, run many times: `Send + Sync`.

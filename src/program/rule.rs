@@ -2,7 +2,7 @@
 //! functions through their pointers (the engine's own ops are a `match` on their code,
 //! `Code::forward`, whose arms the compiler inlines into the tape's loops).
 
-use crate::engine::rules::{Consts, Rule};
+use crate::rules::{Consts, Rule};
 
 impl Rule {
     /// `out` from the parents' values `a` and `b` (`b` unused by a one-parent op) and

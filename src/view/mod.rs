@@ -9,7 +9,7 @@
 //! | `drawing.rs` | [`Drawing`], [`draw_dot`], inline display in evcxr notebooks | a `Digraph` shown by Jupyter |
 //! | `html.rs`, `stepper.js`, `stepper.css` | [`Value::to_html`](crate::Value::to_html): a page that steps through `backward()` | the lecture's `o._backward()`, node by node |
 //! | `trace.rs` | recording that pass with the engine's own rules | `for v in reversed(topo): v._backward()` |
-//! | `rule_text.rs` | each op's rule as micrograd's Python and this crate's Rust (a one- or two-parent op's text is written with its rule in `src/engine/`) | each op's `_backward` |
+//! | `rule_text.rs` | each op's rule as micrograd's Python and this crate's Rust (a one- or two-parent op's text is written with its rule, in `src/rules/` or `src/ops/`) | each op's `_backward` |
 //!
 //! ```
 //! use micrograd::{view::RankDir, Value};

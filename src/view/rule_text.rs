@@ -1,11 +1,11 @@
 //! Each op's backward rule as text: micrograd's Python line(s) and the Rust line(s)
 //! of this crate that do the same, for the backward-pass stepper.
 
-use crate::engine::rules::Rule;
 use crate::engine::value::Node;
 use crate::ops::is_sum;
+use crate::rules::Rule;
 
-pub(crate) use crate::forms::{PythonSource, RuleText};
+pub(crate) use crate::rules::forms::{PythonSource, RuleText};
 
 impl PythonSource {
     /// A one-line caption for the Python lines.
@@ -55,7 +55,7 @@ impl Kind {
 }
 
 /// The backward rule of a node of the kind `kind` and the rule `rule`, as Python and
-/// Rust lines: a one- or two-parent op's is written with its rule (in `src/engine/` or
+/// Rust lines: a one- or two-parent op's is written with its rule (in `src/rules/` or
 /// `src/ops/`); the others' are here.
 pub(crate) fn rule_text(kind: Kind, rule: Option<Rule>) -> RuleText {
     use PythonSource::*;
@@ -115,7 +115,11 @@ mod tests {
 
     /// The engine's source (and the source of the ops and the neuron node above it),
     /// where every quoted Rust line must be.
-    const ENGINE: [&str; 17] = [
+    const ENGINE: [&str; 21] = [
+        include_str!("../rules/arithmetic.rs"),
+        include_str!("../rules/activations.rs"),
+        include_str!("../rules/functions.rs"),
+        include_str!("../rules/powers.rs"),
         include_str!("../engine/arithmetic.rs"),
         include_str!("../ops/composed.rs"),
         include_str!("../engine/activations.rs"),
@@ -181,7 +185,7 @@ mod tests {
         for line in quoted {
             assert!(
                 lines.contains(line),
-                "`{line}` is not a line of src/engine/ or src/ops/"
+                "`{line}` is not a line of src/engine/, src/rules/ or src/ops/"
             );
         }
     }

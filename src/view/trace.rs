@@ -9,8 +9,8 @@
 use super::dot::op_label;
 use super::rule_text::Kind;
 use crate::address::AddressMap;
-use crate::engine::rules::Rule;
 use crate::engine::Value;
+use crate::rules::Rule;
 
 /// One value of the graph.
 pub(crate) struct TraceNode {

@@ -1,6 +1,6 @@
 //! An op's rule in the two forms besides its numbers: the C the code generator writes
 //! for it, and the text of its backward rule that the backward-pass stepper shows. Each
-//! op's rule (`src/engine/rules.rs`) holds both, written beside its numbers.
+//! op's rule (`src/rules/`) holds both, written beside its numbers.
 
 /// What an op's C is written with: numbers and math calls of the C's precision
 /// (implemented by the code generator, which writes `double` or `float` C).
