@@ -26,7 +26,7 @@
 //! runs.
 
 use super::value::{Node, Value};
-use super::walk::{Nodes, Walk};
+use super::walk::{Nodes, Unmark, Walk};
 use crate::error::Error;
 
 impl Value {
@@ -35,13 +35,10 @@ impl Value {
     ///
     /// Sets this value's grad to 1, then runs each node's backward rule once, in reverse
     /// topological order, *adding* into each grad (`grad += ...`), as micrograd does.
-    ///
-    /// A second call on the same graph adds again, inner nodes included, as Python's
-    /// does (for `-`, `/`, `sum()` and `product()`, which Python builds from hidden
-    /// nodes that are not here, the numbers then differ from Python's: see
-    /// `docs/python-to-rust.md`). To reuse a graph, reset it first with
-    /// [`zero_grad_graph`](Value::zero_grad_graph); in training, build a new graph each
-    /// step and zero the parameters' grads (`Module::zero_grad`), as micrograd's demo does.
+    /// A second call adds again, as Python's does (for `-`, `/`, `sum()` and
+    /// `product()` the numbers then differ from Python's: `docs/python-to-rust.md`).
+    /// To reuse a graph, reset it with [`zero_grad_graph`](Value::zero_grad_graph); in
+    /// training, build a new graph each step and zero the parameters' grads.
     ///
     /// NaN and infinities spread silently, as with `f64`; use
     /// [`try_backward`](Value::try_backward) to have them reported.
@@ -122,23 +119,6 @@ pub(crate) fn build_topo(root: &Value, walk: &mut impl Walk) -> Vec<Value> {
         }
     }
     topo
-}
-
-/// The part of `topo` [`Value::backward`]'s loop has not reached: clears those nodes'
-/// `visited` marks when it is dropped, so that they are unmarked for the next pass also
-/// after an error, or a panic in a rule (a [`Value::custom`] op's `local_grads`, say,
-/// which the caller may catch). A node still borrowed is skipped (a panic while
-/// unwinding would abort): none is, once the loop has unwound.
-struct Unmark(Vec<Value>);
-
-impl Drop for Unmark {
-    fn drop(&mut self) {
-        for v in &self.0 {
-            if let Ok(mut node) = v.0.try_borrow_mut() {
-                node.visited = false;
-            }
-        }
-    }
 }
 
 /// Runs a node's rule (Python's `_backward()`), unless it needs no gradient (then it

@@ -15,7 +15,6 @@ use super::inspect::Reader;
 use super::ops::Backward;
 use super::parents::Parents;
 use super::value::{Node, Value};
-use crate::rules::NO_CONSTS;
 
 /// A custom op's forward function: the parents' data → the node's data.
 type ForwardFn = dyn Fn(&[f64]) -> f64 + Send + Sync;
@@ -173,7 +172,7 @@ impl Value {
             [a, b] => Parents::Two([Value::clone(a), Value::clone(b)]),
             _ => Parents::Many(parents.iter().map(|&p| p.clone()).collect()),
         };
-        Value::from_op(data, parents, NO_CONSTS, Box::new(custom))
+        Value::from_op(data, parents, Box::new(custom))
     }
 }
 

@@ -7,13 +7,10 @@
 //! turn (`Rc::get_mut`), its own parents moved onto the stack, and then freed with none
 //! left, so every node is freed at the same, constant stack depth.
 //!
-//! The node's `parents` field is a `ManuallyDrop`: only `Drop for Node` below takes
-//! them out, so the compiler's drop code for a node has no parents of its own to look
-//! at. A chain's next node is carried from one turn of the loop to the next instead of
-//! going through the stack, and a node is opened in place (moved out of its `Rc` by
-//! `Rc::try_unwrap` it would be copied twice and its fields dropped through two more
-//! calls). What each of these saves on the chain `y = &y * 1.0` is in
-//! `docs/benchmarks.md`.
+//! For speed (measured in `docs/benchmarks.md`): `parents` is a `ManuallyDrop`, which
+//! only `Drop for Node` takes out; a chain's next node is carried from one turn of the
+//! loop to the next, not through the stack; a node is opened in place, not moved out of
+//! its `Rc`.
 
 use std::rc::Rc;
 

@@ -13,13 +13,9 @@ use super::parents::Parents;
 use crate::rules::Consts;
 use crate::watch;
 
-/// A node's backward closure, boxed (Python's `_backward`): given the node itself (its
-/// data, grad and parents), it adds the chain-rule contribution `d out / d parent *
-/// out.grad` to each parent's grad. Every closure `|out: &Node| { .. }` is a
-/// [`Backward`] (`ops.rs`).
-///
-/// It receives the node by reference instead of capturing an `Rc` of it: capturing its
-/// own output would make a reference cycle that never frees.
+/// A node's boxed backward closure (Python's `_backward`): given the node itself, it adds
+/// `d out / d parent * out.grad` to each parent's grad. It is given the node rather
+/// than capturing an `Rc` of it, which would be a reference cycle that never frees.
 pub(crate) type BackwardFn = Box<dyn Backward>;
 
 /// Rarely used per-node data, boxed so that the common node stays small.
@@ -27,8 +23,7 @@ pub(crate) type BackwardFn = Box<dyn Backward>;
 pub(crate) struct Extra {
     /// The user's name for this value (`with_label`).
     pub(crate) label: Option<String>,
-    /// The constants of an op that has two (`clamp(lo, hi)`); one constant
-    /// (`powf(n)`, `leaky_relu(slope)`) is kept in the node itself (`Parents::Constant`).
+    /// The constants of an op that has two (`clamp(lo, hi)`; one is kept in `parents`).
     pub(crate) consts: Consts,
 }
 
@@ -38,23 +33,20 @@ pub(crate) struct Node {
     pub(crate) data: f64,
     /// d root / d self, filled in by [`Value::backward`] (Python's `self.grad`).
     pub(crate) grad: f64,
-    /// The values this one was computed from (Python's `self._prev`). Dropped by hand,
-    /// without recursion, by `Drop for Node` (`drop.rs`).
+    /// The values this one was computed from (Python's `self._prev`), freed without
+    /// recursion by `drop.rs`.
     pub(crate) parents: ManuallyDrop<Parents>,
     /// Whether `backward()` has put this node in its topological order (Python's
-    /// `v in visited`); false outside of `backward`, which clears it as it runs the
-    /// node's rule.
+    /// `v in visited`); false outside of `backward()`.
     pub(crate) visited: bool,
-    /// Whether this is a constant the engine made from an `f64` operand (the `2.0` in
-    /// `&x * 2.0`): a leaf no one but its one consumer holds. Anomaly detection does
-    /// not report its gradient, which no one reads.
+    /// Whether this leaf stands for an `f64` operand (the `2.0` of `&x * 2.0`), whose
+    /// gradient no one reads: anomaly detection does not report it.
     pub(crate) hidden: bool,
     /// Whether `backward()` computes this node's gradient (PyTorch's `requires_grad`):
-    /// false for a leaf made with [`Value::no_grad`] and for a result none of whose
-    /// parents needs one; its rule is then skipped and its grad stays 0.
+    /// false for a [`Value::no_grad`] leaf and a result of such leaves only.
     pub(crate) requires_grad: bool,
     /// The chain rule for this node (Python's `self._backward`), which also names its
-    /// op (Python's `self._op`, [`Value::op`]); `None` for leaves.
+    /// op (Python's `self._op`); `None` for leaves.
     pub(crate) backward: Option<BackwardFn>,
     /// Label and an op's two constants, only for the nodes that have them.
     pub(crate) extra: Option<Box<Extra>>,
@@ -95,16 +87,12 @@ impl Value {
     /// assert_eq!((x.data(), x.grad(), x.op()), (-4.0, 0.0, ""));
     /// ```
     pub fn new(data: f64) -> Value {
-        Value::leaf(data, false)
-    }
-
-    pub(crate) fn leaf(data: f64, hidden: bool) -> Value {
         Value::from_node(Node {
             data,
             grad: 0.0,
             parents: ManuallyDrop::new(Parents::None),
             visited: false,
-            hidden,
+            hidden: false,
             requires_grad: true,
             backward: None,
             extra: None,
@@ -131,7 +119,6 @@ impl Value {
     /// ```
     #[inline]
     pub fn data(&self) -> f64 {
-        // (The node's own data unless a live `Training` holds a newer number: `watch.rs`.)
         watch::data_read(
             watch::trainings_live(),
             self.address(),

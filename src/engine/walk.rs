@@ -1,4 +1,5 @@
-//! The hooks of `build_topo` (`backward.rs`) by which a walk reads the graph its own way.
+//! The hooks of `build_topo` (`backward.rs`) by which a walk reads the graph its own way,
+//! and what unmarks the nodes a pass stopped by an error or a panic did not reach.
 
 use std::borrow::Cow;
 
@@ -41,3 +42,20 @@ pub(crate) trait Walk {
 pub(super) struct Nodes;
 
 impl Walk for Nodes {}
+
+/// The part of `topo` [`Value::backward`]'s loop has not reached: clears those nodes'
+/// `visited` marks when it is dropped, so that they are unmarked for the next pass also
+/// after an error, or a panic in a rule (a [`Value::custom`] op's `local_grads`, say,
+/// which the caller may catch). A node still borrowed is skipped (a panic while
+/// unwinding would abort): none is, once the loop has unwound.
+pub(super) struct Unmark(pub(super) Vec<Value>);
+
+impl Drop for Unmark {
+    fn drop(&mut self) {
+        for v in &self.0 {
+            if let Ok(mut node) = v.0.try_borrow_mut() {
+                node.visited = false;
+            }
+        }
+    }
+}

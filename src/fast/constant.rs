@@ -45,7 +45,7 @@ use crate::engine::value::{BackwardFn, Node};
 use crate::ops::composed::{Divide, Minus};
 use crate::rules::arithmetic::{Plus, Times};
 use crate::rules::Named;
-use crate::rules::{Rule, Rule2, NO_CONSTS};
+use crate::rules::{Rule, Rule2};
 use crate::watch;
 use crate::Value;
 
@@ -59,7 +59,7 @@ impl Value {
         let data = (rule_of::<N>().forward)(a, b);
         let parents = Parents::Constant([self.clone()], c, Cell::new(false));
         let rule = Box::new(ConstantRule::<N, FIRST>(PhantomData));
-        Value::from_op(data, parents, NO_CONSTS, rule)
+        Value::from_op(data, parents, rule)
     }
 }
 
@@ -151,7 +151,9 @@ impl Value {
     /// else Value(other)`), marked as hidden: where the graph is shown or compiled, and
     /// in the graph a tape rebuilds.
     pub(crate) fn hidden_constant(data: f64) -> Value {
-        Value::leaf(data, true)
+        let leaf = Value::new(data);
+        leaf.0.borrow_mut().hidden = true;
+        leaf
     }
 }
 

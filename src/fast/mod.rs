@@ -21,7 +21,7 @@ use crate::engine::inspect::Reader;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::value::Node;
-use crate::rules::{Consts, Rule, NO_CONSTS};
+use crate::rules::{Consts, Rule};
 use crate::watch;
 use crate::Value;
 
@@ -67,7 +67,7 @@ impl Rule {
             Rule::Two(r) => {
                 let parents = Parents::Two([a.clone(), b.clone()]);
                 let out = (r.forward)(a.data(), b.data());
-                Value::from_op(out, parents, NO_CONSTS, Box::new(ByRule(self)))
+                Value::from_op(out, parents, Box::new(ByRule(self)))
             }
             Rule::One(r) => unreachable!("{} takes one parent", r.name),
         }

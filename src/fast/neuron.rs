@@ -82,7 +82,7 @@ impl NeuronInputs {
 /// A node whose parents are `values`: a list, with no rule of its own and no value.
 fn list(values: Vec<Value>) -> Value {
     let parents = Parents::Many(values.into_boxed_slice());
-    Value::from_op(0.0, parents, NO_CONSTS, Box::new(List))
+    Value::from_op(0.0, parents, Box::new(List))
 }
 
 /// A list's closure: it names the node and adds nothing.
@@ -177,7 +177,7 @@ impl Value {
         let requires_grad =
             (params.values.iter().chain(&*inputs_list)).any(|v| v.node().requires_grad);
         let parents = Parents::Two([params_list.clone(), inputs.0.clone()]);
-        let out = Value::from_op(data, parents, NO_CONSTS, closure(act));
+        let out = Value::from_op(data, parents, closure(act));
         out.0.borrow_mut().requires_grad = requires_grad;
         let Some(rule) = separate else {
             return Ok(out);

@@ -8,14 +8,13 @@ use crate::engine::inspect::Reader;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::value::{Node, Value};
-use crate::rules::NO_CONSTS;
 
 impl Value {
     /// The n-ary sum behind [`std::iter::Sum`]: one node with every term as a parent,
     /// added left to right from 0 as Python's `sum()` does. d/dxᵢ = 1 for every term.
     fn sum_of(terms: Box<[Value]>) -> Value {
         let out = terms.iter().fold(0.0, |acc, t| acc + t.data());
-        Value::from_op(out, Parents::Many(terms), NO_CONSTS, Box::new(Summed))
+        Value::from_op(out, Parents::Many(terms), Box::new(Summed))
     }
 }
 
