@@ -62,6 +62,8 @@ impl Value {
 
     /// [`unary`](Value::unary) with its closure boxed already. One constant is kept in
     /// the node (`Parents::Constant`), two in `extra` (bit for bit: `-0.0` is one).
+    /// (Always inlined, as `from_op` is.)
+    #[inline(always)]
     pub(crate) fn unary_boxed(&self, out: f64, c: Consts, backward: BackwardFn) -> Value {
         let x = [self.clone()];
         match c.map(f64::to_bits) {
