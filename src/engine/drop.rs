@@ -57,27 +57,20 @@ fn push_parents(stack: &mut Vec<Value>, parents: Parents) -> Option<Value> {
         Parents::None => None,
         Parents::One([a]) | Parents::Constant([a], ..) => last(a),
         Parents::Two([a, b]) => {
-            push_if_last(stack, a);
+            stack.extend(last(a));
             last(b)
         }
         Parents::Many(terms) => {
-            for t in terms.into_vec() {
-                push_if_last(stack, t);
-            }
+            stack.extend(terms.into_vec().into_iter().filter_map(last));
             None
         }
     }
 }
 
 /// `v` if it is the last handle to its node (which must then be opened without
-/// recursion); any other handle is dropped at once, which frees nothing.
+/// recursion); any other handle is dropped at once, which frees nothing (a model's
+/// parameters, used by every sample, never go through the stack).
 #[inline]
 fn last(v: Value) -> Option<Value> {
     (Rc::strong_count(&v.0) == 1).then_some(v)
-}
-
-/// Pushes `v` if it is the last handle to its node; drops it otherwise. (A model's
-/// parameters, used by every sample, never go through the stack.)
-fn push_if_last(stack: &mut Vec<Value>, v: Value) {
-    stack.extend(last(v));
 }

@@ -3,7 +3,18 @@
 use std::rc::Rc;
 
 use super::value::{Node, Value};
+use crate::rules::Consts;
 use crate::watch;
+
+/// Rarely used per-node data, boxed so that the common node stays small: the label,
+/// and an op's constants where it has two.
+#[derive(Default)]
+pub(crate) struct Extra {
+    /// The user's name for this value (`with_label`).
+    pub(crate) label: Option<String>,
+    /// The constants of an op that has two (`clamp(lo, hi)`; one is kept in `parents`).
+    pub(crate) consts: Consts,
+}
 
 impl Value {
     /// The label given by [`with_label`](Value::with_label) or

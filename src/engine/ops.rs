@@ -11,9 +11,10 @@ use std::cell::Cell;
 use std::mem::ManuallyDrop;
 
 use super::inspect::Reader;
+use super::label::Extra;
 use super::parents::Parents;
 use super::rules::Tagged;
-use super::value::{BackwardFn, Extra, Node, Value};
+use super::value::{BackwardFn, Node, Value};
 use crate::rules::{Consts, Named};
 
 /// A node's backward closure (Python's `_backward`): every `Fn(&Node)` closure is one.
@@ -60,9 +61,8 @@ impl Value {
         self.unary_boxed(out, c, Box::new(Tagged::<N, _>::new(backward)))
     }
 
-    /// [`unary`](Value::unary) with its closure boxed already. One constant is kept in
-    /// the node (`Parents::Constant`), two in `extra` (bit for bit: `-0.0` is one).
-    /// (Always inlined, as `from_op` is.)
+    /// [`unary`](Value::unary) with its closure boxed already (always inlined, as
+    /// `from_op` is). One constant is kept in `parents`, two in `extra` (`-0.0` is one).
     #[inline(always)]
     pub(crate) fn unary_boxed(&self, out: f64, c: Consts, backward: BackwardFn) -> Value {
         let x = [self.clone()];

@@ -8,24 +8,15 @@ use std::cell::{Ref, RefCell};
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
+use super::label::Extra;
 use super::ops::Backward;
 use super::parents::Parents;
-use crate::rules::Consts;
 use crate::watch;
 
 /// A node's boxed backward closure (Python's `_backward`): given the node itself, it adds
 /// `d out / d parent * out.grad` to each parent's grad. It is given the node rather
 /// than capturing an `Rc` of it, which would be a reference cycle that never frees.
 pub(crate) type BackwardFn = Box<dyn Backward>;
-
-/// Rarely used per-node data, boxed so that the common node stays small.
-#[derive(Default)]
-pub(crate) struct Extra {
-    /// The user's name for this value (`with_label`).
-    pub(crate) label: Option<String>,
-    /// The constants of an op that has two (`clamp(lo, hi)`; one is kept in `parents`).
-    pub(crate) consts: Consts,
-}
 
 /// One node of the expression graph: what a Python `Value` object holds.
 pub(crate) struct Node {
@@ -48,7 +39,7 @@ pub(crate) struct Node {
     /// The chain rule for this node (Python's `self._backward`), which also names its
     /// op (Python's `self._op`); `None` for leaves.
     pub(crate) backward: Option<BackwardFn>,
-    /// Label and an op's two constants, only for the nodes that have them.
+    /// Label and an op's two constants, only for the nodes that have them (`label.rs`).
     pub(crate) extra: Option<Box<Extra>>,
 }
 
