@@ -1,6 +1,6 @@
 //! The C of the engine's ops, in `double` or `float`: numbers, math calls and the small
 //! static functions. Each op's own C (its forward value and its local derivatives) is
-//! written with its Rust rule (`src/engine/*.rs`, the same operations in the same
+//! written with its Rust rule (`src/rules/`, `src/ops/`: the same operations in the same
 //! order, so that the C computes the same numbers bit for bit), through [`CWriter`].
 
 use std::collections::BTreeSet;
@@ -85,7 +85,7 @@ impl Real {
 
     /// The C expression of `op`'s value from its operands' expressions `a` and `b`
     /// (`b` unused by one-parent ops) and its constants `c`: the op's own C, written
-    /// with its rule in `src/engine/`.
+    /// with its rule.
     pub(super) fn forward(&mut self, op: Rule, a: &str, b: &str, c: Consts) -> String {
         op.c_forward(self, a, b, c)
     }

@@ -43,10 +43,11 @@
 //! # Adding an op
 //!
 //! Every op is written as `tanh` is: its method (`out`, then its backward closure), its
-//! rule (forward value, local derivative, C and text: `src/rules/`), and a type that
-//! names it. The ops beyond micrograd's and the lecture's (`ln`, `sqrt`, `atan`, `max`,
-//! ...) are written so on top of the engine, in `src/ops/`, each in one file with its
-//! rule; its `mod.rs` shows how to add one.
+//! rule (forward value, local derivative, C and text), and a type that names it. Here
+//! the rules are in `src/rules/`, below the engine, which reads them. The ops beyond
+//! micrograd's and the lecture's (`ln`, `sqrt`, `atan`, `max`, ...) are written so on
+//! top of the engine, in `src/ops/`, each with its rule in the one file of its family;
+//! its `mod.rs` shows how to add one.
 //!
 //! ```
 //! use micrograd::Value;

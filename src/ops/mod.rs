@@ -55,13 +55,20 @@
 //! }
 //! ```
 //!
+//! If its C calls a libm function that is not exactly rounded and not yet kept a call by
+//! `codegen::C_FLAGS` (`-fno-builtin-atan`, ...), add it there too (`src/codegen/mod.rs`),
+//! or GCC may work out a call on a constant with its own rounding; generating the op's
+//! C in a debug build (as `cargo test` does) stops with that advice.
+//!
 //! Its tests: the derivative against central finite differences (`check_gradients`,
 //! `tests/13_more_ops.rs`), the tape against the graph bit for bit (the same file), and
-//! the C against the tape bit for bit (`tests/32_codegen.rs`'s list of every op).
+//! the C against the tape bit for bit (`tests/32_generated_c_matches_the_tape.rs`'s list
+//! of every op).
 //!
 //! The engine's own ops (`+ *`, `powf`, `relu`, `tanh`, `exp`) are written the same way,
-//! their methods in `src/engine/` and their rules, which the engine reads, in `src/rules/`. The tape knows them, and `sigmoid`, by a one-byte code of its
-//! own (`src/program/code.rs`), so that its inner loops call their rules directly.
+//! their methods in `src/engine/` and their rules, which the engine reads, in
+//! `src/rules/`. The tape knows them, `-`, `/`, negation and `sigmoid` by a one-byte code
+//! of its own (`src/program/code.rs`), so that its inner loops call their rules directly.
 
 pub(crate) mod activations;
 pub(crate) mod composed;

@@ -45,15 +45,14 @@ pub(crate) struct RuleText {
     pub(crate) source: PythonSource,
     /// The body of Python's `_backward` (empty for a custom op).
     pub(crate) python: &'static [&'static str],
-    /// The lines of this crate's engine that do it (each one is a line of
-    /// `src/engine/`, which a test checks; empty for a custom op, whose closure has no
-    /// source line to show).
+    /// The lines of this crate that do it (each one is a line of `src/`, which a test
+    /// checks; empty for a custom op, whose closure has no source line to show).
     pub(crate) rust: &'static [&'static str],
 }
 
-/// The Rust line of every one-parent op's backward rule (`src/engine/ops.rs`).
+/// The Rust line of every one-parent op's backward closure.
 pub(crate) const UNARY: &str = "x.add_grad(dx * out.grad);";
-/// The Rust lines of every two-parent op's backward rule (`src/engine/ops.rs`).
+/// The Rust lines of every two-parent op's backward closure.
 pub(crate) const BINARY_A: &str = "a.add_grad(da * out.grad);";
 /// See [`BINARY_A`].
 pub(crate) const BINARY_B: &str = "b.add_grad(db * out.grad);";
