@@ -38,6 +38,10 @@ impl<M: Copy + 'static> Reader for Marked<M> {
         self.closure.python_parents(out)
     }
 
+    fn operand(&self, out: &Node) -> Option<(f64, bool)> {
+        self.closure.operand(out)
+    }
+
     fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
         let (parents, closure) = self.closure.python_graph(out)?;
         let mark = self.mark;
@@ -75,5 +79,17 @@ mod tests {
         y.mark(());
         assert_eq!(y.op(), "tanh neuron");
         assert!(Value::ptr_eq(&y.parents()[2], &x[0]));
+    }
+
+    // A marked node that keeps an f64 operand is checked as it was: try_backward blames
+    // the NaN operand (Python's leaf `Value(nan)`), not the product it made.
+    #[test]
+    fn a_marked_node_keeps_its_operand_checked() {
+        let x = Value::new(2.0);
+        let (plain, marked) = (&x * f64::NAN, &x * f64::NAN);
+        marked.mark(());
+        let error = plain.try_backward().unwrap_err().to_string();
+        assert_eq!(marked.try_backward().unwrap_err().to_string(), error);
+        assert_eq!(marked.op(), "*");
     }
 }
