@@ -54,7 +54,7 @@ impl Value {
     /// operand) as one node holding the constant: the forward value and the derivatives
     /// of the two-operand op `N` (one of `+ - * /`), with `c` as one operand.
     #[inline(always)]
-    pub(crate) fn with_constant<N: Named + 'static, const FIRST: bool>(&self, c: f64) -> Value {
+    pub(crate) fn with_constant<N: Operator, const FIRST: bool>(&self, c: f64) -> Value {
         let (a, b) = ConstantRule::<N, FIRST>::SIDE.operands(self.data(), c);
         let data = (rule_of::<N>().forward)(a, b);
         let parents = Parents::Constant([self.clone()], c, Cell::new(false));
@@ -101,14 +101,14 @@ impl<N, const FIRST: bool> ConstantRule<N, FIRST> {
     const SIDE: Side = if FIRST { Side::Left } else { Side::Right };
 }
 
-impl<N: Named + 'static, const FIRST: bool> Backward for ConstantRule<N, FIRST> {
+impl<N: Operator, const FIRST: bool> Backward for ConstantRule<N, FIRST> {
     #[inline]
     fn run(&self, out: &Node) {
         add_constant_rule(out, rule_of::<N>(), Self::SIDE);
     }
 }
 
-impl<N: Named, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
+impl<N: Operator, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
     fn rule(&self) -> Option<Rule> {
         Some(N::RULE)
     }
@@ -127,7 +127,7 @@ impl<N: Named, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
     /// graph then is the one Python builds.
     fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
         let parents = python_operands(out, rule_of::<N>(), Self::SIDE)?;
-        Some((parents, two_parent_backward(N::RULE)?))
+        Some((parents, two_parent_backward::<N>()?))
     }
 }
 
@@ -193,13 +193,44 @@ fn constant_grad(out: &Node, rule: &Rule2, side: Side) -> f64 {
     0.0 + dc * out.grad
 }
 
-/// The backward closure that the method of the two-parent op `rule` gives its node:
-/// taken from a node that method makes, so that the closure is written once, in the
-/// method.
-fn two_parent_backward(rule: Rule) -> Option<BackwardFn> {
-    let node = rule.apply2(&Value::new(1.0), &Value::new(1.0));
+/// The backward closure that the method of the op `N` gives its node: taken from a
+/// node that method makes, so that the closure is written once, in the method (and,
+/// zero-sized, costs no allocation).
+fn two_parent_backward<N: Operator>() -> Option<BackwardFn> {
+    let node = N::method(&Value::new(1.0), &Value::new(1.0));
     let backward = node.0.borrow_mut().backward.take();
     backward
+}
+
+/// The four ops for which an `f64` operand is kept in the node, each with its method:
+/// what Python's graph of such a node is made with.
+pub(crate) trait Operator: Named + 'static {
+    /// `a op b`, made by the op's method.
+    fn method(a: &Value, b: &Value) -> Value;
+}
+
+impl Operator for Plus {
+    fn method(a: &Value, b: &Value) -> Value {
+        a.add_value(b)
+    }
+}
+
+impl Operator for Minus {
+    fn method(a: &Value, b: &Value) -> Value {
+        a.sub_value(b)
+    }
+}
+
+impl Operator for Times {
+    fn method(a: &Value, b: &Value) -> Value {
+        a.mul_value(b)
+    }
+}
+
+impl Operator for Divide {
+    fn method(a: &Value, b: &Value) -> Value {
+        a.div_value(b)
+    }
 }
 
 /// `x.grad += d out / d x * out.grad` for the node `out` of the op `rule` (its own).

@@ -117,6 +117,17 @@ impl Act {
     /// neuron node's closure `NeuronRule<K>`).
     const ALL: [Act; 4] = [Act::Linear, Act::Relu, Act::Tanh, Act::Sigmoid];
 
+    /// The activation of `sum` as its own node, made by the op's method (`sum` itself
+    /// for `Linear`): Python's graph of a neuron ends so.
+    fn apply(self, sum: &Value) -> Value {
+        match self {
+            Act::Linear => sum.clone(),
+            Act::Relu => sum.relu(),
+            Act::Tanh => sum.tanh(),
+            Act::Sigmoid => sum.sigmoid(),
+        }
+    }
+
     /// A neuron node's `_op` string: `"neuron"`, `"relu neuron"`, ...
     pub(crate) fn symbol(self) -> &'static str {
         match self {
@@ -163,7 +174,7 @@ impl Value {
         };
         // An overflowed sum stays a node of its own, so that `try_backward` reports it
         // as it would in Python's graph (`tanh(inf)` is 1 and would hide it).
-        let separate = activation_rule(act).filter(|_| !sum.is_finite());
+        let separate = (act != Act::Linear && !sum.is_finite()).then_some(act);
         if separate.is_some() {
             act = Act::Linear;
         }
@@ -179,10 +190,10 @@ impl Value {
         let parents = Parents::Two([params_list.clone(), inputs.0.clone()]);
         let out = Value::from_op(data, parents, closure(act));
         out.0.borrow_mut().requires_grad = requires_grad;
-        let Some(rule) = separate else {
+        let Some(separate) = separate else {
             return Ok(out);
         };
-        let activation = rule.apply1(&out, NO_CONSTS);
+        let activation = separate.apply(&out);
         activation.mark(NeuronActivation);
         Ok(activation)
     }
@@ -222,10 +233,7 @@ fn python_neuron(params: &NeuronParams, inputs: &[Value], act: Act) -> Value {
     for (w, x) in params.weights().iter().zip(inputs) {
         sum = &sum + &(w * x);
     }
-    match activation_rule(act) {
-        Some(rule) => rule.apply1(&sum, NO_CONSTS),
-        None => sum,
-    }
+    act.apply(&sum)
 }
 
 /// A neuron node's closure, named by its activation, `Act::ALL[ACT]` (zero-sized, so

@@ -23,6 +23,7 @@
 //! | `defer.rs` | a batch's layer weight gradients, added once per chunk of samples |
 //! | `private.rs` | the blocks a zero gradient lets the backward pass jump over |
 //! | `graph.rs` | the program as a dynamic graph again, to name the culprit of a NaN |
+//! | `by_rule.rs` | a node of the rebuilt graph, made from its op's rule |
 //!
 //! ```
 //! use micrograd::{tape::Tape, Value};
@@ -37,6 +38,7 @@
 
 mod backward;
 mod buffers;
+mod by_rule;
 pub(crate) mod code;
 mod compile;
 mod defer;
