@@ -70,3 +70,70 @@ impl Reader for ByRule {
         Some(self.0)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::Value;
+
+    /// Every op with one or two `Value` parents, by its method.
+    const OPS: [fn(&Value, &Value) -> Value; 25] = [
+        |a, b| a + b,
+        |a, b| a * b,
+        |a, b| a - b,
+        |a, b| a / b,
+        |a, b| a.pow(b),
+        |a, b| a.max(b),
+        |a, b| a.min(b),
+        |a, _| a.powf(2.5),
+        |a, _| a.powf(-0.0),
+        |a, _| a.powi(3),
+        |a, _| -a,
+        |a, _| a.relu(),
+        |a, _| a.tanh(),
+        |a, _| a.exp(),
+        |a, _| a.sigmoid(),
+        |a, _| a.leaky_relu(0.1),
+        |a, _| a.softplus(),
+        |a, _| a.ln(),
+        |a, _| a.log1p(),
+        |a, _| a.sqrt(),
+        |a, _| a.sin(),
+        |a, _| a.cos(),
+        |a, _| a.atan(),
+        |a, _| a.abs(),
+        |a, _| a.clamp(-1.0, 0.5),
+    ];
+
+    // A node made from its op's rule is the node the op's method makes: the same value,
+    // op, constants and gradients, bit for bit.
+    #[test]
+    fn a_node_made_from_its_rule_is_the_methods_node() {
+        let (a, b) = (Value::new(0.7), Value::new(1.3));
+        let grads = |y: &Value| {
+            a.zero_grad();
+            b.zero_grad();
+            y.backward();
+            [a.grad().to_bits(), b.grad().to_bits()]
+        };
+        for op in OPS {
+            let by_method = op(&a, &b);
+            let node = by_method.node();
+            let rule = node.rule().expect("an op's node carries its rule");
+            let by_rule = match node.parents() {
+                [x] => rule.apply1(x, node.consts()),
+                [x, y] => rule.apply2(x, y),
+                _ => unreachable!("one or two parents"),
+            };
+            let consts = |v: &Value| v.node().consts().map(f64::to_bits);
+            let name = by_method.op();
+            drop(node);
+            assert_eq!(
+                by_rule.data().to_bits(),
+                by_method.data().to_bits(),
+                "{name}"
+            );
+            assert_eq!((by_rule.op(), consts(&by_rule)), (name, consts(&by_method)));
+            assert_eq!(grads(&by_rule), grads(&by_method), "{name}");
+        }
+    }
+}
