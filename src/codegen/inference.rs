@@ -264,7 +264,7 @@ impl Program<'_> {
              * {n} nodes ({leaves} leaves): {} outputs from {} inputs, {} constant numbers, a\n \
              * buffer of {} numbers. What the functions do: {name}.h.\n \
              *\n \
-             * Every op is computed with the formulas of its Rust rule (src/engine/),\n \
+             * Every op is computed with the formulas of its Rust rule (src/rules/, src/ops/),\n \
              * in the tape's order: compiled with -ffp-contract=off, -fno-builtin-<f> for\n \
              * libm's {kept}, and without -ffast-math\n \
              * (micrograd::codegen::C_FLAGS), the double version gives the tape's numbers\n \

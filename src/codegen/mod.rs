@@ -39,7 +39,7 @@
 //! | `mod.rs` | [`CodeGen`]: naming the inputs and parameters; [`CCode`] |
 //! | `listing.rs` | the [`Program`](crate::program::Program)'s instructions as plain numbers |
 //! | `plan.rs` | each leaf's role, which nodes need gradients, the buffer's layout |
-//! | `ops.rs` | numbers, math calls and static functions as C of one precision (each op's own C is written with its rule in `src/engine/`) |
+//! | `ops.rs` | numbers, math calls and static functions as C of one precision (each op's own C is written with its rule, in `src/rules/` or `src/ops/`) |
 //! | `source.rs` | the C source: forward, backward, updates |
 //! | `inference.rs` | the inference C ([`CodeGen::inference`]): its header and source |
 //! | `header.rs` | the C header |

@@ -101,7 +101,7 @@ impl<'a> Program<'a> {
              * ({} leaves: {} parameters, {} inputs; {} inner nodes; {} runs of products;\n \
              * {} layers). What the functions do and the buffer's layout: {name}.h.\n \
              *\n \
-             * Every op is computed with the formulas of its Rust rule (src/engine/),\n \
+             * Every op is computed with the formulas of its Rust rule (src/rules/, src/ops/),\n \
              * in the tape's order: compiled with -ffp-contract=off, -fno-builtin-<f> for\n \
              * libm's {kept}, and without -ffast-math\n \
              * (micrograd::codegen::C_FLAGS), the double version gives the tape's numbers\n \

@@ -7,10 +7,11 @@
 //! | `constant.rs` | `&x * 2.0`: one node keeping the `2.0` | `x * Value(2.0)` | a node per `f64` operand: half the heap bytes of `y = y * 1.0000001 + 0.5` |
 //! | `neuron.rs` | [`Value::neuron`](crate::Value::neuron): `act(b + Σ wᵢ·xᵢ)` as one node | 2n + 1 nodes | 2n nodes per neuron: the dynamic moons step |
 //!
-//! The engine knows the `f64` operand as a variant of a node's parents
-//! (`Parents::Constant`: the one place where it is told of it) and walks it in
-//! `backward()` and the drop as it is; wherever a graph is read, the node's closure
-//! puts the operand's leaf back (`Node::expand`, `Reader::python_graph`). A neuron
+//! The engine keeps the `f64` operand as it keeps any one-constant op's number, beside the
+//! parent (`Parents::Constant`, with a flag the operand's rule sets when it runs), and
+//! walks it in `backward()` and the drop as it is; wherever a graph is read, the node's
+//! closure puts the operand's leaf back (`Node::expand`, `Reader::python_graph`), a leaf
+//! marked `hidden`, whose gradient `try_backward` does not check. A neuron
 //! node is made of what the engine has for every node: its two parents are nodes that
 //! list the neuron's parameters and the layer's inputs, and its closure names it and
 //! lists Python's parents for a reader (`Reader::name`, `Reader::python_parents`).

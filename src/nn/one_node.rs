@@ -1,7 +1,7 @@
 //! [`Value::neuron`]: a neuron's weighted sum and activation as one node of the graph.
 //!
-//! The node itself (its parents, its rule, how `backward()` walks it) is the engine's
-//! (`src/fast/neuron.rs`); this file maps an [`Activation`] onto it, which is why it
+//! The node itself (its parents, its rule, how `backward()` walks it) is made in
+//! `src/fast/neuron.rs`; this file maps an [`Activation`] onto it, which is why it
 //! lives with the activations, above the engine.
 
 use std::rc::Rc;

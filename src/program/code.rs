@@ -1,7 +1,7 @@
-//! The engine's own ops as one-byte codes, for the tape's inner loops: a `match` on the
-//! code whose arms call the op's rule directly (the compiler inlines them: no indirect
-//! call per node). The ops of `src/ops/` are called through their rules' pointers
-//! (`rule.rs`). Both compute with the same functions as the engine's closures, so the
+//! The most used ops as one-byte codes, for the tape's inner loops (the engine's own, and
+//! `-`, `/`, negation and `sigmoid`): a `match` on the code whose arms call the op's rule
+//! directly (the compiler inlines them: no indirect call per node). The other ops of
+//! `src/ops/` are called through their rules' pointers (`rule.rs`). Both compute with the same functions as the engine's closures, so the
 //! two engines give the same floating-point numbers.
 
 use crate::engine::value::Node;

@@ -1,6 +1,6 @@
-//! The ops of `src/ops/` on the tape: each step of such an op calls its rule's
-//! functions through their pointers (the engine's own ops are a `match` on their code,
-//! `Code::forward`, whose arms the compiler inlines into the tape's loops).
+//! The ops without a code of their own (`code.rs`) on the tape: each step of such an op
+//! calls its rule's functions through their pointers (the ops with a code are a `match`
+//! on it, `Code::forward`, whose arms the compiler inlines into the tape's loops).
 
 use crate::rules::{Consts, Rule};
 
