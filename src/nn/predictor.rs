@@ -55,12 +55,9 @@ impl Predictor {
         let leaves: Vec<Value> = (0..model.nin())
             .map(|_| Value::new(0.0).no_grad())
             .collect();
-        let outputs = model.forward(&leaves)?;
-        let root = match &outputs[..] {
-            [one] => one.clone(),
-            _ => outputs.iter().sum(),
-        };
-        let tape = Tape::compile_with_outputs(&root, &outputs)?;
+        // (Compiled with a root that is 0 on finite outputs: a root summing them could
+        // overflow where no output does.)
+        let tape = Tape::compile_outputs(&model.forward(&leaves)?)?;
         let inputs = tape.inputs(&leaves)?;
         Ok(Predictor {
             tape,
@@ -97,7 +94,8 @@ impl Predictor {
     ///
     /// # Errors
     ///
-    /// As [`MLP::evaluate_classifier`].
+    /// As [`MLP::evaluate_classifier`], but an output that is not finite is
+    /// [`Error::NonFinite`], naming its op, as [`predict`](Predictor::predict) reports it.
     pub fn evaluate_classifier(&mut self, data: &Dataset) -> Result<ConfusionMatrix, Error> {
         score_classifier(&self.predict_batch(&data.inputs)?, data, self.nout)
     }

@@ -96,6 +96,17 @@ fn the_tapes_predictions_are_the_graphs_bit_for_bit_on_any_thread_count() {
     }
 }
 
+// Two outputs of 1e308 are finite, though their sum is not: the tape predicts them as
+// the graph does.
+#[test]
+fn a_predictor_gives_finite_outputs_whose_sum_would_overflow() {
+    let model = MLP::new(1, &[2], &mut StdRng::seed_from_u64(1));
+    model.set_params(&[1e308, 0.0, 1e308, 0.0]).unwrap(); // w, b of each output
+    assert_eq!(model.predict(&[1.0]).unwrap(), [1e308, 1e308]);
+    let mut predictor = Predictor::new(&model, 1).unwrap();
+    assert_eq!(predictor.predict(&[1.0]).unwrap(), [1e308, 1e308]);
+}
+
 #[test]
 fn a_predictor_follows_the_model_as_it_trains() {
     let model = MLP::new(2, &[8, 3], &mut StdRng::seed_from_u64(3));
