@@ -150,11 +150,13 @@ fn largest_magnitude(xs: impl Iterator<Item = f64>) -> f64 {
 
 /// The population deviation of `xs` (`n` of them, mean `m`), or 1 where it is 0 (a
 /// feature that does not vary maps to 0). Where the sum of squares is beyond `f64`'s
-/// range, the deviation of `xs` divided by the largest `|x|`, times it.
+/// range, or below it (squares of numbers near 1e-200 round to 0, though they vary),
+/// the deviation of `xs` divided by the largest `|x|`, times it.
 fn deviation_of(xs: impl Iterator<Item = f64> + Clone, m: f64, n: f64) -> f64 {
     let squares = xs.clone().fold(0.0, |v, x| v + (x - m) * (x - m));
+    let varies = || xs.clone().any(|x| x != m);
     let deviation = match (squares / n).sqrt() {
-        d if d.is_finite() => d,
+        d if d.is_finite() && (d != 0.0 || !varies()) => d,
         _ => {
             let a = largest_magnitude(xs.clone());
             let squares = xs.fold(0.0, |v, x| v + (x / a - m / a) * (x / a - m / a));

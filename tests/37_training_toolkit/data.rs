@@ -180,6 +180,23 @@ fn standardising_uses_the_training_sets_mean_and_population_deviation() {
     ));
 }
 
+// [1e-200, 3e-200]: mean 2e-200, each 1e-200 from it, so the deviation is 1e-200 (the
+// squares, 1e-400, round to 0: numpy.std gives 0.0 and scikit-learn then scales by 1).
+#[test]
+fn features_near_1e_minus_200_are_scaled_by_their_deviation_not_by_one() {
+    let train = Dataset {
+        inputs: vec![vec![1e-200], vec![3e-200]],
+        labels: vec![0.0; 2],
+    };
+    let scaler = Standardizer::fit(&train).unwrap();
+    assert!(
+        (scaler.scale()[0] / 1e-200 - 1.0).abs() < 1e-15,
+        "{scaler:?}"
+    );
+    let row = scaler.transform(&[3e-200]).unwrap();
+    assert!((row[0] - 1.0).abs() < 1e-15, "{row:?}");
+}
+
 #[test]
 fn features_near_f64_max_standardise_to_finite_numbers_or_an_error() {
     // The sum of squares (2e400) is beyond f64; the deviation, 1e200·sqrt(2/3), is not.
