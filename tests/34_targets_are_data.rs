@@ -264,6 +264,48 @@ fn every_loss_that_takes_a_number_names_its_value_form() {
     }
 }
 
+// A batch of samples whose inputs leave out the targets would train every sample toward
+// the one target the tape holds: refused, naming the target, for each loss's `_targets`
+// form. (One sample runs with the target the tape holds, as `set_data` left it.)
+#[test]
+fn a_batch_that_does_not_feed_the_targets_is_refused() {
+    let z = data_leaves(2);
+    let t = [Value::new(1.0).no_grad().with_label("y")];
+    let onehot = [t[0].clone(), Value::new(0.0).no_grad()];
+    let graphs = [
+        (loss::mse_targets(&z[..1], &t), 1),
+        (loss::svm_hinge_targets(&z[..1], &t), 1),
+        (
+            loss::binary_cross_entropy_with_logits_targets(&z[..1], &t),
+            1,
+        ),
+        (loss::softmax_cross_entropy_onehot(&z, &onehot), 2),
+    ];
+    for (graph, n) in graphs {
+        let w = Value::new(0.5);
+        let mut tape = Tape::compile(&(graph.unwrap() * &w)).unwrap();
+        let inputs_only = tape.inputs(&z[..n]).unwrap();
+        let samples = [vec![0.5; n], vec![-1.0; n]];
+        let err = tape.accumulate_batch(&inputs_only, &samples, 1);
+        let err = err.unwrap_err().to_string();
+        assert!(err.contains("\"y\" is a target"), "{err}");
+        assert!(tape
+            .accumulate_batch(&inputs_only, &samples[..1], 1)
+            .is_ok());
+        let mut opt = Sgd::new(vec![w.clone()], 0.1).unwrap();
+        let mut training = tape.train(&mut opt, 1).unwrap();
+        assert!(training.step(&inputs_only, &samples).is_err());
+    }
+    // (Fed with the inputs, the same batch runs.)
+    let graph = loss::mse_targets(&z[..1], &t).unwrap() * Value::new(0.5);
+    let mut tape = Tape::compile(&graph).unwrap();
+    let feed = tape.inputs(&[z[0].clone(), t[0].clone()]).unwrap();
+    assert_eq!(
+        tape.accumulate_batch(&feed, &[[0.5, 1.0]], 1).unwrap(),
+        [0.125]
+    );
+}
+
 // --- 3. No stale reads, no lost writes ------------------------------------------------
 
 /// A model, a tape of its squared error with the target as data, and its inputs.

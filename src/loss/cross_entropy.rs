@@ -1,7 +1,7 @@
 //! Cross-entropy losses on logits (raw scores, before any sigmoid or softmax), computed
 //! so that large logits give finite losses and gradients.
 
-use super::{check_batch, check_labels, check_target_leaves, in_row, mean};
+use super::{check_batch, check_labels, check_target_leaves, in_row, mean, on_target};
 use crate::{Error, Value};
 
 /// Binary cross-entropy of labels yᵢ ∈ {0, 1} given logits zᵢ (the sigmoid is built in):
@@ -77,7 +77,7 @@ pub fn binary_cross_entropy_with_logits_targets(
     let terms = logits
         .iter()
         .zip(labels01)
-        .map(|(z, y)| z.softplus() - z * y)
+        .map(|(z, y)| z.softplus() - on_target(z * y, 1))
         .collect();
     Ok(mean(terms))
 }
@@ -152,7 +152,9 @@ pub fn softmax_cross_entropy_onehot(logits: &[Value], targets: &[Value]) -> Resu
     check_batch(logits.len(), "targets", targets.len())?;
     check_target_leaves(targets)?;
     let (shifted, log_sum_exp) = shifted_log_sum_exp(logits);
-    let picked: Value = shifted.iter().zip(targets).map(|(s, t)| s * t).sum();
+    let picked: Value = (shifted.iter().zip(targets))
+        .map(|(s, t)| on_target(s * t, 1))
+        .sum();
     Ok(log_sum_exp - picked)
 }
 

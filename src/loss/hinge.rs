@@ -1,6 +1,6 @@
 //! The SVM max-margin ("hinge") loss of micrograd's `demo.ipynb`.
 
-use super::{check_batch, check_labels, check_target_leaves, mean};
+use super::{check_batch, check_labels, check_target_leaves, mean, on_target};
 use crate::{Error, Value};
 
 /// micrograd's max-margin loss for labels yᵢ ∈ {-1, +1} and scores sᵢ:
@@ -70,7 +70,7 @@ pub fn svm_hinge_targets(scores: &[Value], labels: &[Value]) -> Result<Value, Er
     let losses = scores
         .iter()
         .zip(labels)
-        .map(|(s, y)| (s * &(-y) + 1.0).relu())
+        .map(|(s, y)| (s * &on_target(-y, 0) + 1.0).relu())
         .collect();
     Ok(mean(losses))
 }

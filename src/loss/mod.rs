@@ -109,6 +109,14 @@ fn check_target_leaves(targets: &[Value]) -> Result<(), Error> {
     Ok(())
 }
 
+/// `v`, a node built on a target leaf (its parent `parent`), marked so: a tape compiled
+/// from the loss then refuses a batch that does not feed that leaf with each sample
+/// (`Tape::accumulate_batch`).
+fn on_target(v: Value, parent: usize) -> Value {
+    v.mark(crate::program::TargetIn(parent));
+    v
+}
+
 /// `Ok` when every target is one of `allowed` (compared exactly).
 fn check_labels(labels: &[f64], allowed: [f64; 2], what: &str) -> Result<(), Error> {
     match labels.iter().position(|y| !allowed.contains(y)) {

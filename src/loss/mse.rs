@@ -1,6 +1,6 @@
 //! Mean squared error, for regression.
 
-use super::{check_batch, check_target_leaves, mean};
+use super::{check_batch, check_target_leaves, mean, on_target};
 use crate::{Error, Value};
 
 /// The mean squared error `L = (1/n) Σᵢ (pᵢ - tᵢ)²`, the targets constants of the
@@ -68,7 +68,7 @@ pub fn mse_targets(predictions: &[Value], targets: &[Value]) -> Result<Value, Er
     let squares = predictions
         .iter()
         .zip(targets)
-        .map(|(p, t)| (p - t).powf(2.0))
+        .map(|(p, t)| on_target(p - t, 1).powf(2.0))
         .collect();
     Ok(mean(squares))
 }

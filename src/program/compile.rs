@@ -10,7 +10,7 @@
 //! compiled again without fusing.
 
 use super::code::{Arity, Code};
-use super::{ConstantTarget, Program, Run, Step};
+use super::{ConstantTarget, Program, Run, Step, TargetIn};
 use crate::address::{AddressMap, AddressSet};
 use crate::engine::value::Node;
 use crate::engine::Value;
@@ -125,6 +125,13 @@ impl Program {
             outputs: Vec::new(),
             // (Fused nodes too: every node of the graph is looked at.)
             constant_target: order.iter().find_map(|v| ConstantTarget::of(&v.node())),
+            targets: {
+                let targets = order.iter().filter_map(|v| TargetIn::leaf(&v.node()));
+                let mut targets: Vec<u32> = targets.map(|t| idx(&t)).collect();
+                targets.sort_unstable();
+                targets.dedup();
+                targets
+            },
             leaves: leaves.len(),
             hidden: leaves.iter().map(|v| v.node().hidden).collect(),
             frozen: frozen(order, &leaves),

@@ -58,7 +58,7 @@ pub(crate) use compile::Compiled;
 pub(crate) use defer::Lanes;
 pub(crate) use forward::disagreement;
 pub(crate) use layer::{Layer, NeuronTerms};
-pub(crate) use target::ConstantTarget;
+pub(crate) use target::{ConstantTarget, TargetIn};
 
 use crate::engine::custom::Custom;
 use crate::rules::{Consts, Rule};
@@ -145,6 +145,9 @@ pub struct Program {
     /// was compiled from, and a tape refuses to run it over others
     /// (`Tape::check_per_sample`).
     pub(crate) constant_target: Option<(&'static str, &'static str)>,
+    /// The node indices of the target leaves of a loss's `_targets` form, which a batch
+    /// must feed (`Tape::check_targets_fed`), in order, each once.
+    pub(crate) targets: Vec<u32>,
     /// How many leaves: nodes `0..leaves`.
     pub(crate) leaves: usize,
     /// For each leaf, whether it is a constant the engine made for an `f64` operand

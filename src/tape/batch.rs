@@ -338,6 +338,24 @@ impl Tape {
         }
     }
 
+    /// An error if a target leaf of a loss's `_targets` form is not among `inputs`: a
+    /// batch of samples run so would train every sample toward the one target the tape
+    /// holds.
+    pub(super) fn check_targets_fed(&self, inputs: &Inputs) -> Result<(), Error> {
+        let missing = (self.program.targets.iter()).find(|k| !inputs.nodes.contains(k));
+        match missing {
+            None => Ok(()),
+            Some(&k) => Err(Error::InvalidInput(format!(
+                "{} is a target of the loss but not one of the batch's inputs: every \
+                 sample would train toward the target the tape holds ({}); list the \
+                 targets in Tape::inputs after the model's inputs, and give each sample \
+                 its targets (the same number in each, if they share one)",
+                super::layout::leaf_name(&self.leaves[k as usize]),
+                self.leaves[k as usize].data()
+            ))),
+        }
+    }
+
     /// An error unless `inputs` were made by this tape.
     pub(super) fn check_inputs(&self, inputs: &Inputs) -> Result<(), Error> {
         if inputs.tape != self.id {

@@ -300,8 +300,10 @@ impl Tape {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] if `threads` is 0 or if `inputs` was made by another
-    /// tape; [`Error::InputWidth`] if a sample does not
+    /// [`Error::InvalidInput`] if `threads` is 0, if `inputs` was made by another
+    /// tape, or if the batch has more than one sample and `inputs` (not empty) leaves
+    /// out a target leaf of a loss's `_targets` form (every sample would train toward
+    /// the one target the tape holds; nothing runs); [`Error::InputWidth`] if a sample does not
     /// have one number per input leaf (nothing runs); [`Error::ConstantTarget`] (nothing
     /// runs) if a loss of the graph took its target as a number. [`Error::NonFinite`] as
     /// [`accumulate`](Tape::accumulate) reports it, for the sample of lowest index
@@ -387,6 +389,11 @@ impl Tape {
         check_threads(threads, "a batch")?;
         self.check_inputs(inputs)?;
         self.check_per_sample()?;
+        // (One sample, or none fed, is one sample's graph with the targets it holds: a
+        // graph of the whole batch, the targets set with `set_data`.)
+        if backward && samples.len() > 1 && !inputs.nodes.is_empty() {
+            self.check_targets_fed(inputs)?;
+        }
         if let Some(bad) = samples.iter().find(|s| s.as_ref().len() != inputs.len()) {
             return Err(Error::InputWidth {
                 expected: inputs.len(),
