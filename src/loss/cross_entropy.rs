@@ -109,6 +109,11 @@ pub fn binary_cross_entropy_with_logits_targets(
 /// # Ok::<(), micrograd::Error>(())
 /// ```
 pub fn softmax_cross_entropy(logits: &[Value], class: usize) -> Result<Value, Error> {
+    if logits.is_empty() {
+        return Err(Error::InvalidInput(
+            "softmax_cross_entropy of no logits: give one logit per class".to_owned(),
+        ));
+    }
     if class >= logits.len() {
         return Err(Error::InvalidInput(format!(
             "class {class} is out of range for {} logits; classes are 0..{}",
