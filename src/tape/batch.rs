@@ -347,11 +347,10 @@ impl Tape {
             None => Ok(()),
             Some(&k) => Err(Error::InvalidInput(format!(
                 "{} is a target of the loss but not one of the batch's inputs: every \
-                 sample would train toward the target the tape holds ({}); list the \
+                 sample would train toward the one target the tape holds; list the \
                  targets in Tape::inputs after the model's inputs, and give each sample \
                  its targets (the same number in each, if they share one)",
                 super::layout::leaf_name(&self.leaves[k as usize]),
-                self.leaves[k as usize].data()
             ))),
         }
     }
