@@ -356,7 +356,7 @@ impl<'t> CodeGen<'t> {
             None => {
                 let mut pos = 0;
                 for (k, leaf) in leaves.iter().enumerate() {
-                    if roles[k] == Role::Const && !leaf.node().hidden && leaf.requires_grad() {
+                    if roles[k] == Role::Const && !leaf.node().hidden() && leaf.requires_grad() {
                         roles[k] = Role::Param(pos);
                         pos += 1;
                     }

@@ -129,7 +129,7 @@ fn backward_anomaly(node: &Node) -> Option<Error> {
     let bad = (node.parent_list().iter())
         .filter(|p| {
             let p = p.node();
-            p.requires_grad && !p.hidden
+            p.requires_grad && !p.hidden()
         })
         .map(Value::grad)
         .find(|g| !g.is_finite())?;

@@ -71,7 +71,7 @@ mod drop;
 pub(crate) mod functions;
 mod gradcheck;
 pub(crate) mod inspect;
-mod label;
+pub(crate) mod label;
 mod no_grad;
 pub(crate) mod operators;
 pub(crate) mod ops;

@@ -42,7 +42,6 @@ impl Value {
             grad: 0.0,
             parents: ManuallyDrop::new(parents),
             visited: false,
-            hidden: false,
             requires_grad,
             backward: Some(backward),
             extra: None,

@@ -30,16 +30,14 @@ pub(crate) struct Node {
     /// Whether `backward()` has put this node in its topological order (Python's
     /// `v in visited`); false outside of `backward()`.
     pub(crate) visited: bool,
-    /// Whether this leaf stands for an `f64` operand (the `2.0` of `&x * 2.0`), whose
-    /// gradient no one reads: anomaly detection does not report it.
-    pub(crate) hidden: bool,
     /// Whether `backward()` computes this node's gradient (PyTorch's `requires_grad`):
     /// false for a [`Value::no_grad`] leaf and a result of such leaves only.
     pub(crate) requires_grad: bool,
     /// The chain rule for this node (Python's `self._backward`), which also names its
     /// op (Python's `self._op`); `None` for leaves.
     pub(crate) backward: Option<BackwardFn>,
-    /// Label and an op's two constants, only for the nodes that have them (`label.rs`).
+    /// What few nodes have (`label.rs`): a label, an op's two constants, the mark of a
+    /// leaf that stands for an `f64` operand.
     pub(crate) extra: Option<Box<Extra>>,
 }
 
@@ -83,7 +81,6 @@ impl Value {
             grad: 0.0,
             parents: ManuallyDrop::new(Parents::None),
             visited: false,
-            hidden: false,
             requires_grad: true,
             backward: None,
             extra: None,

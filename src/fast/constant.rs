@@ -39,6 +39,7 @@ use std::marker::PhantomData;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 use crate::engine::inspect::Reader;
+use crate::engine::label::Extra;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::value::{BackwardFn, Node};
@@ -152,7 +153,11 @@ impl Value {
     /// in the graph a tape rebuilds.
     pub(crate) fn hidden_constant(data: f64) -> Value {
         let leaf = Value::new(data);
-        leaf.0.borrow_mut().hidden = true;
+        let extra = Extra {
+            hidden: true,
+            ..Extra::default()
+        };
+        leaf.0.borrow_mut().extra = Some(Box::new(extra));
         leaf
     }
 }

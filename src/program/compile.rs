@@ -133,7 +133,7 @@ impl Program {
                 targets
             },
             leaves: leaves.len(),
-            hidden: leaves.iter().map(|v| v.node().hidden).collect(),
+            hidden: leaves.iter().map(|v| v.node().hidden()).collect(),
             frozen: frozen(order, &leaves),
             frozen_written: Vec::new(),
             frozen_late: Vec::new(),
