@@ -4,14 +4,13 @@
 
 use crate::engine::inspect::Reader;
 use crate::engine::ops::Backward;
-use crate::engine::parents::Parents;
 use crate::engine::value::{BackwardFn, Node};
 use crate::rules::Rule;
 use crate::Value;
 
 /// A node's closure with a mark `M`, which the floor reads back from the node
-/// ([`Value::mark`], [`Node::mark`]). It runs the closure, answers a reader as the
-/// closure does, and keeps the mark on the node's Python graph.
+/// ([`Value::mark`], [`Node::mark`]). It runs the closure, and answers a reader (and
+/// the drop) as the closure does.
 struct Marked<M> {
     closure: BackwardFn,
     mark: M,
@@ -23,8 +22,7 @@ impl<M: Copy + 'static> Backward for Marked<M> {
     }
 }
 
-/// A marked closure answers a reader as the closure it wraps does (the Python graph it
-/// gives keeps the mark).
+/// A marked closure answers a reader as the closure it wraps does.
 impl<M: Copy + 'static> Reader for Marked<M> {
     fn rule(&self) -> Option<Rule> {
         self.closure.rule()
@@ -42,10 +40,8 @@ impl<M: Copy + 'static> Reader for Marked<M> {
         self.closure.operand(out)
     }
 
-    fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
-        let (parents, closure) = self.closure.python_graph(out)?;
-        let mark = self.mark;
-        Some((parents, Box::new(Marked { closure, mark })))
+    fn freed(&self, out: &Node) {
+        self.closure.freed(out);
     }
 }
 

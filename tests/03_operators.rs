@@ -192,6 +192,25 @@ fn the_leaf_shown_for_an_f64_operand_takes_part_in_a_graph_built_on_it() {
     assert_eq!(two.grad(), 4.0 + (1.0 - w.data() * w.data()));
 }
 
+// x = Value(3.0); y = x * 2.0; two = the 2.0 in y._prev
+// y.backward(); y.backward()          -> two.grad 6.0, x.grad 4.0
+// two.data = 5.0; x.grad = 0; y.backward()  -> x.grad 5.0, two.grad 9.0
+// (numbers printed by micrograd 0.1.0: once shown, the leaf is the one the rule reads
+// and adds to)
+#[test]
+fn the_leaf_shown_for_an_f64_operand_is_the_one_the_rule_reads_and_adds_to() {
+    let x = Value::new(3.0);
+    let y = &x * 2.0;
+    let two = y.parents()[1].clone();
+    y.backward();
+    y.backward();
+    assert_eq!((two.grad(), x.grad()), (6.0, 4.0));
+    two.set_data(5.0);
+    x.set_grad(0.0);
+    y.backward();
+    assert_eq!((x.grad(), two.grad()), (5.0, 9.0));
+}
+
 // c += c + 1   (Python rebinds the name c to a new Value)
 #[test]
 fn assign_ops_rebind_the_handle_to_a_new_node() {

@@ -56,7 +56,7 @@ impl Walk for Checked {
     }
 
     fn children<'n>(&self, node: &'n Node) -> Cow<'n, [Value]> {
-        node.parent_list()
+        checked_parents(node)
     }
 
     fn append(&mut self, v: &Value) {
@@ -71,6 +71,16 @@ impl Walk for Checked {
 
     fn ran(&mut self, node: &Node) -> Result<(), Error> {
         backward_anomaly(node).map_or(Ok(()), Err)
+    }
+}
+
+/// The parents [`Checked`] reads: those a reader lists (`Node::parent_list`), but for
+/// a node that keeps a number in place of Python's leaf, its own parent alone (the
+/// number is checked where Python's walk meets the leaf: no leaf is shown for it).
+fn checked_parents(node: &Node) -> Cow<'_, [Value]> {
+    match node.operand() {
+        Some(_) => Cow::Borrowed(node.parents()),
+        None => node.parent_list(),
     }
 }
 
@@ -101,7 +111,7 @@ fn appended(node: &Node) -> Option<Error> {
 /// the number it keeps in place of one, `operand`) are.
 fn forward_anomaly(node: &Node, operand: Option<(f64, bool)>) -> Option<Error> {
     let made_here = !node.data.is_finite()
-        && node.parent_list().iter().all(|p| p.data().is_finite())
+        && checked_parents(node).iter().all(|p| p.data().is_finite())
         && operand.is_none_or(|(c, _)| c.is_finite());
     made_here.then(|| Error::NonFinite {
         pass: Pass::Forward,
@@ -126,7 +136,7 @@ fn number_anomaly(c: f64) -> Option<Error> {
 /// that parent is a hidden constant (see [`try_backward`](Value::try_backward)) or
 /// needs no gradient (no rule adds to its grad: a number there is not the rule's).
 fn backward_anomaly(node: &Node) -> Option<Error> {
-    let bad = (node.parent_list().iter())
+    let bad = (checked_parents(node).iter())
         .filter(|p| {
             let p = p.node();
             p.requires_grad && !p.hidden()

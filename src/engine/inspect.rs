@@ -8,15 +8,14 @@ use std::rc::Rc;
 
 use super::custom::Custom;
 use super::ops::Backward;
-use super::parents::Parents;
-use super::value::{BackwardFn, Node, Value};
+use super::value::{Node, Value};
 use crate::rules::Rule;
 
 /// What a reader of the graph (the tape, the pictures) asks of a node's closure, each
 /// with a default: the op's rule and name, and, for the compact nodes of `src/fast/`,
 /// Python's parents of the node. With [`Node::closure`], with which a floor above
-/// finds a closure type of its own, these are the engine's hook for the floors above
-/// it.
+/// finds a closure type of its own, and [`freed`](Reader::freed), which the drop
+/// calls, these are the engine's hook for the floors above it.
 pub(crate) trait Reader {
     /// The rule of the node's op (`None` for a sum, a custom op or a neuron node).
     fn rule(&self) -> Option<Rule> {
@@ -29,8 +28,9 @@ pub(crate) trait Reader {
     }
 
     /// For a node of `src/fast/` whose parents are not Python's (a neuron node's are
-    /// its two lists): Python's parents of it, for a reader of the graph
-    /// ([`Node::parent_list`]). `None` for every other node.
+    /// its two lists; a node that keeps an `f64` operand lacks its leaf): Python's
+    /// parents of it, for a reader of the graph ([`Node::parent_list`]), the same
+    /// values at every read. `None` for every other node.
     fn python_parents(&self, _out: &Node) -> Option<Vec<Value>> {
         None
     }
@@ -43,12 +43,12 @@ pub(crate) trait Reader {
         None
     }
 
-    /// For a node that keeps an `f64` operand in place of its leaf (`src/fast/`):
-    /// Python's parents for it and the closure that goes with them (see
-    /// `Node::expand`). `None` for every other node.
-    fn python_graph(&self, _out: &Node) -> Option<(Parents, BackwardFn)> {
-        None
-    }
+    /// The node `out`, which keeps a number beside its parent (`Parents::Constant`), is
+    /// being freed: a closure that keeps something for it outside the graph (the leaf
+    /// `src/fast/` shows for an `f64` operand) lets go of it. The drop calls this for
+    /// such nodes only, and nothing else does.
+    #[inline]
+    fn freed(&self, _out: &Node) {}
 }
 
 /// A closure written in an op's method gives no more than the defaults.
@@ -67,9 +67,7 @@ impl Value {
     /// assert!(Value::ptr_eq(&p[0], &a) && Value::ptr_eq(&p[1], &b));
     /// ```
     pub fn parents(&self) -> Vec<Value> {
-        let mut node = self.0.borrow_mut();
-        node.expand();
-        node.parent_list().into_owned()
+        self.node().parent_list().into_owned()
     }
 
     /// The operation that produced this value: `"+"`, `"*"`, `"relu"`, ...; `""` for a
@@ -126,20 +124,6 @@ impl Value {
 }
 
 impl Node {
-    /// Puts Python's leaf back where this node keeps an `f64` operand in its place
-    /// (`src/fast/constant.rs`): the node's closure knows how (`Reader::python_graph`).
-    /// Every walk that shows or compiles the graph calls it on each node before reading
-    /// its parents ([`Value::topo`]), so that a leaf read twice is the same leaf and
-    /// gets its gradient when the node's rule is run by hand; `backward()` and the drop
-    /// read the compact forms as they are.
-    pub(crate) fn expand(&mut self) {
-        let python = (self.backward.as_ref()).and_then(|rule| rule.python_graph(self));
-        if let Some((parents, backward)) = python {
-            *self.parents = parents;
-            self.backward = Some(backward);
-        }
-    }
-
     /// Whether this is a leaf: made by the user, not by an op (Python's `_op == ''`).
     pub(crate) fn is_leaf(&self) -> bool {
         self.backward.is_none()
@@ -154,7 +138,8 @@ impl Node {
     /// Every parent, in the order the operation received them, for a reader of the
     /// graph: Python's parents, where the node's closure lists them
     /// (`Reader::python_parents`: a neuron node's `[b, w0, x0, w1, x1, ...]`, made
-    /// for the reader from its shared lists), else the node's own.
+    /// for the reader from its shared lists; an `f64` operand's leaf, shown beside
+    /// the graph), else the node's own. The node is left as it is.
     pub(crate) fn parent_list(&self) -> Cow<'_, [Value]> {
         let python = self.backward.as_ref().and_then(|b| b.python_parents(self));
         python.map_or(Cow::Borrowed(self.parents()), Cow::Owned)

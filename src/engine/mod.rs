@@ -27,7 +27,7 @@
 //! | `walk.rs` | the hooks (`Walk`) by which `topo()` and `try_backward` read the graph their way over `backward.rs`'s `build_topo` | |
 //! | `operators.rs` | `+ *` for `Value` and `&Value`, `Value::from(f64)` (`- /` and negation: `src/ops/composed.rs`; with an `f64`: `src/fast/constant.rs`) | `__radd__`, `__rmul__`, ... |
 //! | `parents.rs` | a node's parents: inline for up to two, a list, or an `f64` operand kept in the node (`src/fast/constant.rs`) | `_prev` |
-//! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq`; what a reader asks of a node's closure (`Reader`: the hook for the floors above); `expand`, which shows a node of `src/fast/constant.rs` as Python's nodes | `v._op`, `v._prev`, `id(v)`, `a is b` |
+//! | `inspect.rs` | reading a node: `op()`, `parents()`, `id()`, `ptr_eq`; what a reader asks of a node's closure (`Reader`: the hook for the floors above, which the drop also calls) | `v._op`, `v._prev`, `id(v)`, `a is b` |
 //! | `write.rs` | `add_grad`, `set_data`, `set_grad`, `zero_grad` | `self.grad += ...`, `p.data = ...`, `p.grad = 0` |
 //! | `label.rs` | labels, in `Extra`: what few nodes have (a label, an op's two constants) | the lecture's `e.label = 'e'` |
 //! | `no_grad.rs` | values that need no gradient | PyTorch's `requires_grad=False` |

@@ -19,9 +19,10 @@ pub(crate) enum Parents {
     /// One parent and a number the node keeps, so that the op costs one allocation:
     /// the op's constant (`powf`'s exponent, `leaky_relu`'s slope; Python's closure
     /// captures it, `other` in `__pow__`), or an `f64` operand (`&x * 2.0`, for which
-    /// Python makes a leaf `Value(2.0)`: `src/fast/constant.rs`, whose closure puts the
-    /// leaf back wherever the graph is read). The flag says whether the node's rule has
-    /// run (so that such a leaf has the gradient the rule gives it; 0 before).
+    /// Python makes a leaf `Value(2.0)`: `src/fast/constant.rs`, whose closure lists
+    /// that leaf, kept beside the graph, wherever the graph is read). The flag says
+    /// whether the node's rule has run (so that such a leaf, first shown after it
+    /// ran, has the gradient the rule gives it; 0 before).
     Constant([Value; 1], f64, Cell<bool>),
 }
 

@@ -60,8 +60,8 @@ impl Value {
     /// It is the post-order of a depth-first search over the parents in the order the
     /// op took them: Python's `build_topo`, the one [`backward`](Value::backward) runs,
     /// over Python's graph (a node that keeps an `f64` operand or a neuron's lists in a
-    /// compact form shows them as Python's nodes first): linear in the size of the
-    /// graph, at any depth.
+    /// compact form lists Python's parents, and is left as it is): linear in the size
+    /// of the graph, at any depth.
     ///
     /// [`backward`](Value::backward) runs the rules in this order, reversed, so the loop
     /// below gives its gradients bit for bit.
@@ -90,15 +90,11 @@ impl Value {
     }
 }
 
-/// [`Value::topo`]'s walk: Python's graph, each node [expanded](Node::expand) as it is
-/// first reached and every parent listed as a reader lists it (`Node::parent_list`).
+/// [`Value::topo`]'s walk: Python's graph, every parent listed as a reader lists it
+/// (`Node::parent_list`).
 struct PythonGraph;
 
 impl Walk for PythonGraph {
-    fn enter(&mut self, node: &mut Node) {
-        node.expand();
-    }
-
     fn children<'n>(&self, node: &'n Node) -> Cow<'n, [Value]> {
         node.parent_list()
     }

@@ -9,8 +9,9 @@
 //! place, and it adds only the `Value` parent's contribution.
 //!
 //! This file makes the nodes and their rules, the operators with an `f64` (or `&f64`)
-//! on either side, and Python's graph for such a node, with the leaf put back, where
-//! the graph is shown or compiled (`ConstantRule::python_graph`).
+//! on either side, and Python's parents of such a node, with the leaf shown where the
+//! graph is read (`ConstantRule::python_parents`; the leaf is kept beside the graph, in
+//! `shown.rs`, and the node stays as it is).
 //!
 //! The operators with an `f64` on either side, and their assigning forms (which rebind
 //! the handle to a new node, as Python's `a += b` rebinds the name):
@@ -38,11 +39,12 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
+use super::shown;
 use crate::engine::inspect::Reader;
 use crate::engine::label::Extra;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
-use crate::engine::value::{BackwardFn, Node};
+use crate::engine::value::Node;
 use crate::ops::composed::{Divide, Minus};
 use crate::rules::arithmetic::{Plus, Times};
 use crate::rules::Named;
@@ -55,7 +57,7 @@ impl Value {
     /// operand) as one node holding the constant: the forward value and the derivatives
     /// of the two-operand op `N` (one of `+ - * /`), with `c` as one operand.
     #[inline(always)]
-    pub(crate) fn with_constant<N: Operator, const FIRST: bool>(&self, c: f64) -> Value {
+    pub(crate) fn with_constant<N: Named + 'static, const FIRST: bool>(&self, c: f64) -> Value {
         let (a, b) = ConstantRule::<N, FIRST>::SIDE.operands(self.data(), c);
         let data = (rule_of::<N>().forward)(a, b);
         let parents = Parents::Constant([self.clone()], c, Cell::new(false));
@@ -92,9 +94,10 @@ fn rule_of<N: Named>() -> &'static Rule2 {
 
 /// The closure of a node of the op `N` with a constant operand (zero-sized): the
 /// two-parent rule's line for the `Value` parent, `x.grad += d out / d x * out.grad`
-/// (the line for the constant, which no one reads, is [`constant_grad`], worked out when
-/// the constant is shown). It also gives Python's graph for the node. `FIRST` says on
-/// which side the constant is: the node keeps only the number.
+/// (and, once the constant's leaf is shown, the line for the leaf; before, the leaf's
+/// gradient is worked out when it is first shown, [`constant_grad`]). It also gives
+/// Python's parents of the node. `FIRST` says on which side the constant is: the node
+/// keeps only the number.
 struct ConstantRule<N, const FIRST: bool>(PhantomData<N>);
 
 impl<N, const FIRST: bool> ConstantRule<N, FIRST> {
@@ -102,49 +105,51 @@ impl<N, const FIRST: bool> ConstantRule<N, FIRST> {
     const SIDE: Side = if FIRST { Side::Left } else { Side::Right };
 }
 
-impl<N: Operator, const FIRST: bool> Backward for ConstantRule<N, FIRST> {
+impl<N: Named + 'static, const FIRST: bool> Backward for ConstantRule<N, FIRST> {
     #[inline]
     fn run(&self, out: &Node) {
         add_constant_rule(out, rule_of::<N>(), Self::SIDE);
     }
 }
 
-impl<N: Operator, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
+impl<N: Named + 'static, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
     fn rule(&self) -> Option<Rule> {
         Some(N::RULE)
     }
 
-    /// The number and its side: `try_backward` checks it where Python's walk meets the
-    /// leaf, without making the leaf (and so leaves the node as it is).
+    /// Python's parents of the node: `[x, leaf]` (or `[leaf, x]`), the leaf a hidden
+    /// constant holding the number, with the gradient [`constant_grad`] gives it, made
+    /// the first time it is shown and the same leaf at every read after (`shown.rs`).
+    fn python_parents(&self, out: &Node) -> Option<Vec<Value>> {
+        let Parents::Constant([x], c, _) = &*out.parents else {
+            return None;
+        };
+        let leaf = shown::show(out, || {
+            let leaf = Value::hidden_constant(*c);
+            leaf.set_grad(constant_grad(out, rule_of::<N>(), Self::SIDE));
+            leaf
+        });
+        Some(match Self::SIDE {
+            Side::Left => vec![leaf, x.clone()],
+            Side::Right => vec![x.clone(), leaf],
+        })
+    }
+
+    /// The number (its leaf's data, if a reader was shown the leaf) and its side:
+    /// `try_backward` checks it where Python's walk meets the leaf, without showing the
+    /// leaf.
     fn operand(&self, out: &Node) -> Option<(f64, bool)> {
         match *out.parents {
-            Parents::Constant(_, c, _) => Some((c, FIRST)),
+            Parents::Constant(_, c, _) => Some((shown::leaf(out).map_or(c, |l| l.data()), FIRST)),
             _ => None,
         }
     }
 
-    /// The leaf Python makes for the constant put back: the parents of
-    /// [`python_operands`], and the closure the op's method gives a two-parent node. The
-    /// graph then is the one Python builds.
-    fn python_graph(&self, out: &Node) -> Option<(Parents, BackwardFn)> {
-        let parents = python_operands(out, rule_of::<N>(), Self::SIDE)?;
-        Some((parents, two_parent_backward::<N>()?))
+    /// Lets go of the leaf shown for the node, which is being freed.
+    #[inline]
+    fn freed(&self, out: &Node) {
+        shown::forget(out);
     }
-}
-
-/// Python's parents of the constant node `out` of the op `rule`: `[x, leaf]` (or
-/// `[leaf, x]`, by `side`), the leaf a hidden constant holding `c`, with the gradient
-/// [`constant_grad`] gives it.
-fn python_operands(out: &Node, rule: &Rule2, side: Side) -> Option<Parents> {
-    let Parents::Constant([x], c, _) = &*out.parents else {
-        return None;
-    };
-    let leaf = Value::hidden_constant(*c);
-    leaf.set_grad(constant_grad(out, rule, side));
-    Some(match side {
-        Side::Left => Parents::Two([leaf, x.clone()]),
-        Side::Right => Parents::Two([x.clone(), leaf]),
-    })
 }
 
 impl Value {
@@ -198,60 +203,46 @@ fn constant_grad(out: &Node, rule: &Rule2, side: Side) -> f64 {
     0.0 + dc * out.grad
 }
 
-/// The backward closure that the method of the op `N` gives its node: taken from a
-/// node that method makes, so that the closure is written once, in the method (and,
-/// zero-sized, costs no allocation).
-fn two_parent_backward<N: Operator>() -> Option<BackwardFn> {
-    let node = N::method(&Value::new(1.0), &Value::new(1.0));
-    let backward = node.0.borrow_mut().backward.take();
-    backward
-}
-
-/// The four ops for which an `f64` operand is kept in the node, each with its method:
-/// what Python's graph of such a node is made with.
-pub(crate) trait Operator: Named + 'static {
-    /// `a op b`, made by the op's method.
-    fn method(a: &Value, b: &Value) -> Value;
-}
-
-impl Operator for Plus {
-    fn method(a: &Value, b: &Value) -> Value {
-        a.add_value(b)
-    }
-}
-
-impl Operator for Minus {
-    fn method(a: &Value, b: &Value) -> Value {
-        a.sub_value(b)
-    }
-}
-
-impl Operator for Times {
-    fn method(a: &Value, b: &Value) -> Value {
-        a.mul_value(b)
-    }
-}
-
-impl Operator for Divide {
-    fn method(a: &Value, b: &Value) -> Value {
-        a.div_value(b)
-    }
-}
-
-/// `x.grad += d out / d x * out.grad` for the node `out` of the op `rule` (its own).
+/// `x.grad += d out / d x * out.grad` for the node `out` of the op `rule` (its own),
+/// and, if a reader was shown the constant's leaf, Python's line for that leaf
+/// ([`add_rule_to_leaf`]).
 #[inline(always)]
 fn add_constant_rule(out: &Node, rule: &Rule2, side: Side) {
+    match shown::any() {
+        false => add_rule(out, rule, side, None),
+        true => add_rule_to_leaf(out, rule, side),
+    }
+}
+
+/// [`add_constant_rule`] when some leaf is shown on this thread: with the leaf shown for
+/// `out`, if there is one. (Out of line, so that the common path, with none shown, is
+/// the rule alone.)
+#[cold]
+#[inline(never)]
+fn add_rule_to_leaf(out: &Node, rule: &Rule2, side: Side) {
+    add_rule(out, rule, side, shown::leaf(out).as_ref());
+}
+
+/// The rule of the node `out`, with `leaf`, the leaf shown for its constant, if any:
+/// the rule of Python's node, whose `other` it is, reads its data as the constant and
+/// adds to its grad.
+#[inline(always)]
+fn add_rule(out: &Node, rule: &Rule2, side: Side, leaf: Option<&Value>) {
     let Parents::Constant([x], c, ran) = &*out.parents else {
         unreachable!("a constant node keeps its constant")
     };
+    let c = leaf.map_or(*c, Value::data);
     // (`x`'s data read in the borrow that adds to its grad: one borrow fewer; what
     // `data()` gives, a live `Training`'s number for a parameter it holds.)
     let address = x.address();
     let mut x = x.0.borrow_mut();
     let xd = watch::data_read(watch::trainings_live(), address, x.data);
-    let (a, b) = side.operands(xd, *c);
-    let (dx, _) = side.split((rule.local_grads)(a, b, out.data));
+    let (a, b) = side.operands(xd, c);
+    let (dx, dc) = side.split((rule.local_grads)(a, b, out.data));
     x.add_grad(dx * out.grad);
+    if let Some(leaf) = leaf {
+        leaf.add_grad(dc * out.grad);
+    }
     ran.set(true);
 }
 

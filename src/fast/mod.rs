@@ -10,8 +10,10 @@
 //! The engine keeps the `f64` operand as it keeps any one-constant op's number, beside the
 //! parent (`Parents::Constant`, with a flag the operand's rule sets when it runs), and
 //! walks it in `backward()` and the drop as it is; wherever a graph is read, the node's
-//! closure puts the operand's leaf back (`Node::expand`, `Reader::python_graph`), a leaf
-//! marked `hidden`, whose gradient `try_backward` does not check. A neuron
+//! closure lists Python's parents (`Reader::python_parents`), the operand's leaf among
+//! them: a leaf marked `hidden`, whose gradient `try_backward` does not check, kept
+//! beside the graph while the node lives (`shown.rs`), so that reading leaves the node
+//! as it is and the leaf is the same at every read. A neuron
 //! node is made of what the engine has for every node: its two parents are nodes that
 //! list the neuron's parameters and the layer's inputs, and its closure names it and
 //! lists Python's parents for a reader (`Reader::name`, `Reader::python_parents`).
@@ -23,6 +25,7 @@ use crate::Value;
 
 mod constant;
 mod neuron;
+mod shown;
 
 pub(crate) use neuron::{activation_rule, is_neuron_activation, neuron_act, sum_grad};
 pub(crate) use neuron::{Act, NeuronInputs, NeuronParams};

@@ -162,16 +162,37 @@ fn reading_a_graph_leaves_a_neuron_node_as_it_is() {
     assert_eq!(crate::fast::neuron_act(&y.node()), Some(Act::Tanh));
 }
 
-/// `try_backward` reads an `f64` operand's node as Python's two-parent node, with a
-/// leaf made for that read, and leaves the node compact: one parent, the constant kept.
+/// Reading a graph leaves a node that keeps an `f64` operand as it is (one parent, the
+/// number kept), and shows the same leaf for the number at every read, kept beside the
+/// graph until the node is freed.
 #[test]
-fn try_backward_leaves_a_constant_node_compact() {
+fn reading_a_graph_leaves_a_constant_node_as_it_is() {
     let x = Value::new(3.0);
     let y = &x * 2.0;
+    let compact = |v: &Value| matches!(*v.node().parents, Parents::Constant(..));
+    assert!(y.try_backward().is_ok());
+    let two = y.parents()[1].clone();
+    let _ = (
+        y.topo(),
+        y.to_dot(),
+        crate::tape::Tape::compile(&y).unwrap(),
+    );
+    assert!(compact(&y) && y.node().parents().len() == 1);
+    assert!(Value::ptr_eq(&two, &y.parents()[1]) && Value::ptr_eq(&two, &y.topo()[1]));
+    assert_eq!(super::shown::count(), 1);
+    // (Freeing the node frees what was kept for it: the reader's handle is the last.)
+    drop(y);
+    assert_eq!(super::shown::count(), 0);
+    assert_eq!(Rc::strong_count(&two.0), 1);
+}
+
+/// `try_backward` checks an `f64` operand where Python's walk meets its leaf, and shows
+/// no leaf for it.
+#[test]
+fn try_backward_shows_no_leaf() {
+    let x = Value::new(3.0);
+    let y = 2.0 * &x + 1.0;
     assert!(y.try_backward().is_ok());
     assert_eq!(x.grad(), 2.0);
-    let compact = |v: &Value| matches!(*v.node().parents, Parents::Constant(..));
-    assert!(compact(&y) && y.node().parents().len() == 1);
-    let _ = y.parents(); // (a reader of the graph puts Python's leaf back)
-    assert!(!compact(&y));
+    assert_eq!(super::shown::count(), 0);
 }

@@ -178,10 +178,11 @@ impl Program {
                     let c = (program.consts.len() - 1) as u32;
                     (program.op_step(&node), [idx(&node.parents()[0]), c])
                 }
-                (None, Arity::Two) => (
-                    program.op_step(&node),
-                    [idx(&node.parents()[0]), idx(&node.parents()[1])],
-                ),
+                (None, Arity::Two) => {
+                    // (Python's two parents: an `f64` operand's leaf among them.)
+                    let parents = node.parent_list();
+                    (program.op_step(&node), [idx(&parents[0]), idx(&parents[1])])
+                }
                 // (Every sum has its terms: the others are custom ops.)
                 (None, Arity::Many) => program.push_custom(&node, idx),
             };
@@ -594,7 +595,7 @@ fn dot_terms(v: &Value, fused: &AddressSet) -> Option<Vec<Term>> {
     let terms = node.parents().iter().map(|t| {
         if fused.contains(&t.address()) {
             // (A fused product's parents are `[a, b]`; `a * a` has `a` twice.)
-            let factors = t.node().parents().to_vec();
+            let factors = t.node().parent_list().into_owned();
             Term {
                 x: factors[0].clone(),
                 y: Some(factors[1].clone()),
@@ -619,7 +620,7 @@ fn dot_terms(v: &Value, fused: &AddressSet) -> Option<Vec<Term>> {
 /// second factors (the order [`leaves_by_first_use`] stores leaves in).
 fn operands(v: &Value, fused: &AddressSet) -> Vec<Value> {
     let Some(terms) = dot_terms(v, fused) else {
-        return v.node().parents().to_vec();
+        return v.node().parent_list().into_owned();
     };
     let products = terms.iter().filter(|t| t.y.is_some());
     let others = terms.iter().filter(|t| t.y.is_none());

@@ -289,8 +289,8 @@ fn escape(text: &str, special: &[char]) -> String {
 }
 
 /// Calls `f` once on `root` and once on every value it was computed from, parents
-/// after children (depth-first), in Python's graph (an `f64` operand's leaf put back
-/// first, `Node::expand`; a neuron's parents listed, `Node::parent_list`). Linear in
+/// after children (depth-first), in Python's graph (an `f64` operand's leaf and a
+/// neuron's parents listed, `Node::parent_list`). Linear in
 /// the graph size: visited nodes are found in a hash set of node addresses, not by
 /// scanning a list.
 pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
@@ -298,8 +298,6 @@ pub(crate) fn for_each_node(root: &Value, mut f: impl FnMut(&Value)) {
     let mut stack = vec![root.clone()];
     seen.insert(root.address());
     while let Some(value) = stack.pop() {
-        // (Python's graph: see `Node::expand`.)
-        value.0.borrow_mut().expand();
         f(&value);
         for parent in value.node().parent_list().iter() {
             if seen.insert(parent.address()) {
