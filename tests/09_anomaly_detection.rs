@@ -145,6 +145,23 @@ fn an_overflow_only_in_a_hidden_constants_gradient_is_not_reported() {
     assert!(tape.backward().is_err());
 }
 
+// root = s * (k * m) + (1e-300 * x) * s: the constant's gradient overflows first (its
+// node's rule runs before km's), then m's. The constant's is no error, so the one
+// reported is m's, made by km's rule; the tape, which then differentiates its graph
+// again to name the culprit, names the same one.
+#[test]
+fn the_tape_names_the_graphs_culprit_past_an_overflow_in_a_constants_gradient() {
+    let [s, k, m, x] = [1e200, 1e200, 1e-200, 1e200].map(Value::new);
+    let km = (&k * &m).with_label("km");
+    let root = &s * &km + (1e-300 * &x) * &s;
+    let mut tape = micrograd::tape::Tape::compile(&root).unwrap();
+    let err = root.try_backward().unwrap_err();
+    assert!(m.grad().is_infinite() && x.grad().is_finite());
+    let expected = err.to_string();
+    assert_eq!(non_finite(err), (Pass::Backward, "*", Some("km".into())));
+    assert_eq!(tape.backward().unwrap_err().to_string(), expected);
+}
+
 // A value that needs no gradient keeps its grad: no rule adds to it, so a number the
 // user left there is no rule's doing. The tape agrees.
 #[test]

@@ -355,8 +355,9 @@ impl<'t> CodeGen<'t> {
             }
             None => {
                 let mut pos = 0;
+                let hidden = &self.tape.program().hidden;
                 for (k, leaf) in leaves.iter().enumerate() {
-                    if roles[k] == Role::Const && !leaf.node().hidden() && leaf.requires_grad() {
+                    if roles[k] == Role::Const && !hidden[k] && leaf.requires_grad() {
                         roles[k] = Role::Param(pos);
                         pos += 1;
                     }

@@ -133,14 +133,11 @@ fn number_anomaly(c: f64) -> Option<Error> {
 }
 
 /// The error for a backward rule that just left a non-finite grad on a parent, unless
-/// that parent is a hidden constant (see [`try_backward`](Value::try_backward)) or
-/// needs no gradient (no rule adds to its grad: a number there is not the rule's).
+/// that parent needs no gradient (no rule adds to its grad: a number there is not the
+/// rule's). (The leaf of an `f64` operand is not among the parents checked.)
 fn backward_anomaly(node: &Node) -> Option<Error> {
     let bad = (checked_parents(node).iter())
-        .filter(|p| {
-            let p = p.node();
-            p.requires_grad && !p.hidden()
-        })
+        .filter(|p| p.node().requires_grad)
         .map(Value::grad)
         .find(|g| !g.is_finite())?;
     Some(Error::NonFinite {

@@ -6,25 +6,14 @@ use super::value::{Node, Value};
 use crate::rules::Consts;
 use crate::watch;
 
-/// Rarely used per-node data, boxed so that the common node stays small: the label, an
-/// op's constants where it has two, and whether a leaf stands for an `f64` operand.
+/// Rarely used per-node data, boxed so that the common node stays small: the label and
+/// an op's constants where it has two.
 #[derive(Default)]
 pub(crate) struct Extra {
     /// The user's name for this value (`with_label`).
     pub(crate) label: Option<String>,
     /// The constants of an op that has two (`clamp(lo, hi)`; one is kept in `parents`).
     pub(crate) consts: Consts,
-    /// Whether this leaf stands for an `f64` operand (the `2.0` of `&x * 2.0`,
-    /// `src/fast/constant.rs`), whose gradient no one reads: anomaly detection does not
-    /// report it.
-    pub(crate) hidden: bool,
-}
-
-impl Node {
-    /// Whether this leaf stands for an `f64` operand ([`Extra::hidden`]).
-    pub(crate) fn hidden(&self) -> bool {
-        self.extra.as_ref().is_some_and(|e| e.hidden)
-    }
 }
 
 impl Value {

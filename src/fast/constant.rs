@@ -41,7 +41,6 @@ use std::ops::{Add, AddAssign, Div, DivAssign, Mul, MulAssign, Sub, SubAssign};
 
 use super::shown;
 use crate::engine::inspect::Reader;
-use crate::engine::label::Extra;
 use crate::engine::ops::Backward;
 use crate::engine::parents::Parents;
 use crate::engine::value::Node;
@@ -117,15 +116,15 @@ impl<N: Named + 'static, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
         Some(N::RULE)
     }
 
-    /// Python's parents of the node: `[x, leaf]` (or `[leaf, x]`), the leaf a hidden
-    /// constant holding the number, with the gradient [`constant_grad`] gives it, made
+    /// Python's parents of the node: `[x, leaf]` (or `[leaf, x]`), the leaf holding the
+    /// number, with the gradient [`constant_grad`] gives it, made
     /// the first time it is shown and the same leaf at every read after (`shown.rs`).
     fn python_parents(&self, out: &Node) -> Option<Vec<Value>> {
         let Parents::Constant([x], c, _) = &*out.parents else {
             return None;
         };
         let leaf = shown::show(out, || {
-            let leaf = Value::hidden_constant(*c);
+            let leaf = Value::new(*c);
             leaf.set_grad(constant_grad(out, rule_of::<N>(), Self::SIDE));
             leaf
         });
@@ -153,17 +152,24 @@ impl<N: Named + 'static, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
 }
 
 impl Value {
-    /// The leaf Python makes for an `f64` operand (`other if isinstance(other, Value)
-    /// else Value(other)`), marked as hidden: where the graph is shown or compiled, and
-    /// in the graph a tape rebuilds.
-    pub(crate) fn hidden_constant(data: f64) -> Value {
-        let leaf = Value::new(data);
-        let extra = Extra {
-            hidden: true,
-            ..Extra::default()
-        };
-        leaf.0.borrow_mut().extra = Some(Box::new(extra));
-        leaf
+    /// `self op c` (or `c op self`, if `first`) as [`with_constant`](Value::with_constant)
+    /// makes it, for the op whose rule is `rule` (one of `+ - * /`; `None` for any
+    /// other): the node with which a program's graph is rebuilt where the graph it was
+    /// compiled from kept an `f64` operand.
+    pub(crate) fn with_constant_of(&self, rule: Rule, c: f64, first: bool) -> Option<Value> {
+        fn make<N: Named + 'static>(x: &Value, c: f64, first: bool) -> Value {
+            match first {
+                LEFT => x.with_constant::<N, LEFT>(c),
+                RIGHT => x.with_constant::<N, RIGHT>(c),
+            }
+        }
+        Some(match rule {
+            _ if rule == Plus::RULE => make::<Plus>(self, c, first),
+            _ if rule == Minus::RULE => make::<Minus>(self, c, first),
+            _ if rule == Times::RULE => make::<Times>(self, c, first),
+            _ if rule == Divide::RULE => make::<Divide>(self, c, first),
+            _ => return None,
+        })
     }
 }
 

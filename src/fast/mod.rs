@@ -11,9 +11,9 @@
 //! parent (`Parents::Constant`, with a flag the operand's rule sets when it runs), and
 //! walks it in `backward()` and the drop as it is; wherever a graph is read, the node's
 //! closure lists Python's parents (`Reader::python_parents`), the operand's leaf among
-//! them: a leaf marked `hidden`, whose gradient `try_backward` does not check, kept
-//! beside the graph while the node lives (`shown.rs`), so that reading leaves the node
-//! as it is and the leaf is the same at every read. A neuron
+//! them, kept beside the graph while the node lives (`shown.rs`), so that reading
+//! leaves the node as it is and the leaf is the same at every read; `try_backward`
+//! checks the number, not that leaf's gradient (`Reader::operand`). A neuron
 //! node is made of what the engine has for every node: its two parents are nodes that
 //! list the neuron's parameters and the layer's inputs, and its closure names it and
 //! lists Python's parents for a reader (`Reader::name`, `Reader::python_parents`).

@@ -133,7 +133,13 @@ impl Program {
                 targets
             },
             leaves: leaves.len(),
-            hidden: leaves.iter().map(|v| v.node().hidden()).collect(),
+            hidden: {
+                let operands = operand_leaves(order);
+                leaves
+                    .iter()
+                    .map(|v| operands.contains(&v.address()))
+                    .collect()
+            },
             frozen: frozen(order, &leaves),
             frozen_written: Vec::new(),
             frozen_late: Vec::new(),
@@ -307,6 +313,20 @@ fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
         .filter(|(_, v)| !gets_grad(v))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// The leaves of the graph `order` that stand for an `f64` operand and for nothing else:
+/// the leaf shown for the number a node keeps (the `2.0` of `&x * 2.0`,
+/// `src/fast/constant.rs`), read by that node alone ([`Program::hidden`]).
+fn operand_leaves(order: &[Value]) -> AddressSet {
+    let uses = use_counts(order);
+    let leaf = |v: &Value| {
+        let node = v.node();
+        let (_, first) = node.operand()?;
+        let leaf = node.parent_list()[usize::from(!first)].address();
+        (uses[&leaf] == 1).then_some(leaf)
+    };
+    order.iter().filter_map(leaf).collect()
 }
 
 /// How many times each node is a parent in the graph (twice for `a` in `a * a`).

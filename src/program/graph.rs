@@ -16,7 +16,8 @@ use crate::engine::Value;
 use crate::error::Error;
 use crate::fast::Act;
 use crate::fast::{NeuronInputs, NeuronParams};
-use crate::rules::NO_CONSTS;
+use crate::rules::arithmetic::Times;
+use crate::rules::{Named, Rule, NO_CONSTS};
 
 impl Program {
     /// The graph the program was compiled from, on the leaf data of `data`: fused
@@ -31,31 +32,25 @@ impl Program {
         let mut nodes: Vec<Value> = Vec::with_capacity(self.steps.len());
         for (k, &step) in self.steps.iter().enumerate() {
             let [a, b] = self.args[k].map(|i| i as usize);
-            let sum = |nodes: &[Value]| -> Value {
+            let sum = |nodes: &mut [Value]| -> Value {
                 let pairs = self.runs[a..b].iter().flat_map(|r| r.xs().zip(r.ys()));
-                pairs
-                    .map(|(x, y)| {
-                        if y == one {
-                            nodes[x].clone()
-                        } else {
-                            &nodes[x] * &nodes[y]
-                        }
+                let terms: Vec<Value> = pairs
+                    .map(|(x, y)| match y == one {
+                        true => nodes[x].clone(),
+                        false => self.binary(nodes, Times::RULE, x, y),
                     })
-                    .sum()
+                    .collect();
+                terms.into_iter().sum()
             };
             let node = match step {
+                // (A leaf that stands for an `f64` operand is replaced by the leaf its
+                // consumer shows, with its grad: `Program::binary`.)
                 Step::Leaf => {
-                    // (A constant the engine made stays one: see `Value::try_backward`.)
-                    let leaf = match self.hidden[k] {
-                        true => Value::hidden_constant(data[k]),
-                        false => Value::new(data[k]),
-                    };
+                    let leaf = Value::new(data[k]);
                     leaf.add_grad(leaf_grads.map_or(0.0, |g| g[k]));
                     // (A leaf that gets no gradient needs none, so that a node built on it
-                    // needs one exactly where the compiled one did: a constant the engine
-                    // made too, whose node in the user's graph asked only its `Value`
-                    // operand. One marked after compiling is marked after the nodes built
-                    // on it, below.)
+                    // needs one exactly where the compiled one did. One marked after
+                    // compiling is marked after the nodes built on it, below.)
                     let frozen = |list: &[u32]| list.binary_search(&(k as u32)).is_ok();
                     match !frozen(&self.frozen) || frozen(&self.frozen_late) {
                         true => leaf,
@@ -68,14 +63,14 @@ impl Program {
                     self.neuron(&nodes, &self.runs[start..end], Step::DotThen(op))
                 }
                 Step::Unary(op) => op.rule().apply1(&nodes[a], self.consts[b]),
-                Step::Binary(op) => op.rule().apply2(&nodes[a], &nodes[b]),
+                Step::Binary(op) => self.binary(&mut nodes, op.rule(), a, b),
                 Step::UnaryRule(r) => self.rules[r as usize].apply1(&nodes[a], self.consts[b]),
-                Step::BinaryRule(r) => self.rules[r as usize].apply2(&nodes[a], &nodes[b]),
+                Step::BinaryRule(r) => self.binary(&mut nodes, self.rules[r as usize], a, b),
                 _ if neurons.next_if(|&&j| j as usize == k).is_some() => {
                     self.neuron(&nodes, &self.runs[a..b], step)
                 }
-                Step::Dot => sum(&nodes),
-                Step::DotThen(op) => op.rule().apply1(&sum(&nodes), NO_CONSTS),
+                Step::Dot => sum(&mut nodes),
+                Step::DotThen(op) => op.rule().apply1(&sum(&mut nodes), NO_CONSTS),
                 Step::Custom(c) => {
                     let (f, g) = (
                         self.customs[c as usize].clone(),
@@ -105,6 +100,30 @@ impl Program {
             nodes[k as usize].0.borrow_mut().requires_grad = false;
         }
         nodes
+    }
+
+    /// Whether node `k` is a leaf that stands for an `f64` operand ([`Program::hidden`]).
+    fn is_operand(&self, k: usize) -> bool {
+        k < self.leaves && self.hidden[k]
+    }
+
+    /// The node of the two-parent op `rule` on the nodes `a` and `b`, as the graph
+    /// compiled had it: where one of them stands for an `f64` operand, the node that
+    /// keeps the number (`Value::with_constant_of`), whose shown leaf then takes the
+    /// operand's place in `nodes`, with its grad.
+    fn binary(&self, nodes: &mut [Value], rule: Rule, a: usize, b: usize) -> Value {
+        let (x, c, first) = match (self.is_operand(a), self.is_operand(b)) {
+            (true, false) => (b, a, true),
+            (false, true) => (a, b, false),
+            _ => return rule.apply2(&nodes[a], &nodes[b]),
+        };
+        let Some(node) = nodes[x].with_constant_of(rule, nodes[c].data(), first) else {
+            return rule.apply2(&nodes[a], &nodes[b]);
+        };
+        let leaf = node.parents()[usize::from(!first)].clone();
+        leaf.set_grad(nodes[c].grad());
+        nodes[c] = leaf;
+        node
     }
 
     /// The [`Value::neuron`] node (`Value::neuron_node`, as it makes it) of the

@@ -150,8 +150,10 @@ pub struct Program {
     pub(crate) targets: Vec<u32>,
     /// How many leaves: nodes `0..leaves`.
     pub(crate) leaves: usize,
-    /// For each leaf, whether it is a constant the engine made for an `f64` operand
-    /// (`&x * 2.0`): a non-finite gradient there alone is no error.
+    /// For each leaf, whether it stands for an `f64` operand and nothing else (the leaf
+    /// shown for the `2.0` of `&x * 2.0`, read by that node alone): as in
+    /// [`Value::try_backward`](crate::Value::try_backward), which does not check it, a
+    /// non-finite gradient there alone is no error.
     pub(crate) hidden: Vec<bool>,
     /// The leaves whose gradient the dynamic graph never touches, in order: those made
     /// with [`Value::no_grad`](crate::Value::no_grad), and constants the engine made
