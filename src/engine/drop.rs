@@ -22,7 +22,7 @@ impl Drop for Node {
     fn drop(&mut self) {
         // (A leaf, or a node the loop below has emptied, has nothing more to free.)
         if !matches!(*self.parents, Parents::None) {
-            free(take_parents(self));
+            free(self.take_parents());
         }
     }
 }
@@ -36,7 +36,7 @@ fn free(parents: Parents) {
         // Only the last handle to a node can open it; any other handle just drops. (No
         // `Weak` to a node is ever made, so the last handle always opens it.)
         let carried = match Rc::get_mut(&mut value.0) {
-            Some(cell) => match take_parents(cell.get_mut()) {
+            Some(cell) => match cell.get_mut().take_parents() {
                 // (A chain's link, inline: fewer instructions a link than the call.)
                 Parents::One([a]) | Parents::Constant([a], ..) => last(a),
                 parents => push_parents(&mut stack, parents),
@@ -47,17 +47,6 @@ fn free(parents: Parents) {
         drop(value);
         next = carried.or_else(|| stack.pop());
     }
-}
-
-/// Takes the parents out of `node`, which is being freed. A node that keeps a number
-/// beside its parent first tells its closure (`Reader::freed`: the one hook by which a
-/// floor above lets go of what it keeps for a node outside the graph).
-#[inline]
-fn take_parents(node: &mut Node) -> Parents {
-    if let (Parents::Constant(..), Some(closure)) = (&*node.parents, &node.backward) {
-        closure.freed(node);
-    }
-    node.parents.take()
 }
 
 /// Pushes those of `parents` that must be opened; returns the last of them instead of

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use super::custom::Custom;
 use super::ops::Backward;
+use super::parents::Parents;
 use super::value::{Node, Value};
 use crate::rules::Rule;
 
@@ -143,6 +144,18 @@ impl Node {
     pub(crate) fn parent_list(&self) -> Cow<'_, [Value]> {
         let python = self.backward.as_ref().and_then(|b| b.python_parents(self));
         python.map_or(Cow::Borrowed(self.parents()), Cow::Owned)
+    }
+
+    /// Takes the parents out of this node, which is being freed (`drop.rs`). A node that
+    /// keeps a number beside its parent first tells its closure ([`Reader::freed`]: the
+    /// one hook by which a floor above lets go of what it keeps for a node outside the
+    /// graph).
+    #[inline]
+    pub(crate) fn take_parents(&mut self) -> Parents {
+        if let (Parents::Constant(..), Some(closure)) = (&*self.parents, &self.backward) {
+            closure.freed(self);
+        }
+        self.parents.take()
     }
 
     /// The closures of a [`Value::custom`] node (`None` for every other node): its
