@@ -67,6 +67,19 @@ impl Value {
     /// let p = c.parents();
     /// assert!(Value::ptr_eq(&p[0], &a) && Value::ptr_eq(&p[1], &b));
     /// ```
+    ///
+    /// For an `f64` operand, the leaf Python makes for it (`&a * 2.0` keeps the `2.0` in
+    /// its node and shows that leaf when read): the same leaf at every read, while the
+    /// node lives. Reading changes no node.
+    ///
+    /// ```
+    /// # use micrograd::Value;
+    /// # let a = Value::new(2.0);
+    /// let d = &a * 2.0;
+    /// let two = &d.parents()[1];                     // Python's Value(2.0)
+    /// assert_eq!((two.op(), two.data()), ("", 2.0));
+    /// assert!(Value::ptr_eq(two, &d.parents()[1]));
+    /// ```
     pub fn parents(&self) -> Vec<Value> {
         self.node().parent_list().into_owned()
     }
