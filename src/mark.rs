@@ -40,6 +40,10 @@ impl<M: Copy + 'static> Reader for Marked<M> {
         self.closure.operand(out)
     }
 
+    fn shown_operand(&self, out: &Node) -> Option<Value> {
+        self.closure.shown_operand(out)
+    }
+
     fn freed(&self, out: &Node) {
         self.closure.freed(out);
     }

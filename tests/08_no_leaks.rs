@@ -113,8 +113,8 @@ fn a_graph_is_freed_even_when_leaves_outlive_it() {
 #[test]
 fn an_f64_operand_costs_no_allocation_of_its_own() {
     let x = Value::new(3.0);
-    // (The first leaf shown on a thread sets up, once, the thread's table of shown
-    // leaves: done before counting.)
+    // (The first leaf shown on a thread registers, once, the freeing of the thread's
+    // table of shown leaves when the thread ends: done before counting.)
     let _ = (&x * 2.0).parents();
     let before = live_bytes();
     let one = Value::new(1.0);
@@ -126,6 +126,20 @@ fn an_f64_operand_costs_no_allocation_of_its_own() {
     let parents = z.parents(); // shows Python's leaf Value(1.0): made now
     assert!(live_bytes() - before >= 5 * node);
     drop((one, y, z, parents));
+    assert_eq!(live_bytes(), before);
+}
+
+// The table of shown leaves gives its room back once its last leaf goes.
+#[test]
+fn the_shown_leaves_table_is_freed_with_its_last_leaf() {
+    let x = Value::new(3.0);
+    let many: Vec<Value> = (0..4).map(|i| &x * f64::from(i)).collect();
+    many.iter().for_each(|y| drop(y.parents()));
+    drop(many);
+    let before = live_bytes();
+    let y = &x * 2.0;
+    drop(y.parents());
+    drop(y);
     assert_eq!(live_bytes(), before);
 }
 

@@ -162,6 +162,22 @@ fn the_tape_names_the_graphs_culprit_past_an_overflow_in_a_constants_gradient() 
     assert_eq!(tape.backward().unwrap_err().to_string(), expected);
 }
 
+// c = the 1e-300 in y = x * 1e-300, read and built on: root = c * w + y * s. The rule of
+// y leaves inf on c (x * s) before the rule of c * w runs; c is still the leaf of an f64
+// operand, whose gradient is not checked, also where another node reads it. The tape
+// agrees.
+#[test]
+fn the_leaf_of_an_f64_operand_is_not_checked_where_it_is_read_further() {
+    let [s, x, w] = [1e200, 1e200, 1.0].map(Value::new);
+    let y = &x * 1e-300;
+    let c = y.parents()[1].clone();
+    let root = &c * &w + &y * &s;
+    let mut tape = micrograd::tape::Tape::compile(&root).unwrap();
+    root.try_backward().unwrap();
+    assert!(c.grad().is_infinite() && x.grad().is_finite());
+    tape.backward().unwrap();
+}
+
 // A value that needs no gradient keeps its grad: no rule adds to it, so a number the
 // user left there is no rule's doing. The tape agrees.
 #[test]

@@ -874,3 +874,16 @@ fn atan_is_the_c_librarys_atan_or_atanf() -> Result<(), Error> {
     }
     Ok(())
 }
+
+// two = the 2.0 of y = x * 2.0, read and built on: model = y * two. The parameters by
+// default leave out the leaf of an f64 operand, also where another node reads it: x alone.
+#[test]
+fn the_default_parameters_leave_out_the_leaf_of_an_f64_operand() -> Result<(), Error> {
+    let x = Value::new(3.0);
+    let y = &x * 2.0;
+    let two = y.parents()[1].clone();
+    let tape = Tape::compile(&(&y * &two))?;
+    let header = CodeGen::new(&tape, "m").generate()?.header;
+    assert!(header.contains("#define M_PARAMS 1 "), "{header}");
+    Ok(())
+}

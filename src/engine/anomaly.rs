@@ -5,17 +5,18 @@ use std::borrow::Cow;
 
 use super::value::{Node, Value};
 use super::walk::Walk;
+use crate::address::AddressSet;
 use crate::error::{Error, Pass};
 
 impl Value {
     /// [`backward`](Value::backward) with anomaly detection: stops at the first NaN or
     /// infinity and returns [`Error::NonFinite`] naming the op and label that produced it.
     ///
-    /// It reports what reaches a value you hold. The constants the engine makes for `f64`
-    /// operands (the `0.0` in `0.0 * &big`) are leaves no one else holds, so their
-    /// gradients are computed (as in Python) but not checked: with `big = 1e150`,
-    /// `(0.0 * &big) * &big * &big` leaves `∞` on that `0.0` and finite gradients on
-    /// `big` and every node you can reach, and is no error. A non-finite gradient on
+    /// It reports what reaches a value you hold. The leaves Python makes for `f64`
+    /// operands (the `0.0` in `0.0 * &big`) are not checked, also where you read one
+    /// and build on it: their gradients are computed (as in Python), but with `big =
+    /// 1e150`, `(0.0 * &big) * &big * &big` leaves `∞` on that `0.0` and finite
+    /// gradients on `big` and every node you can reach, and is no error. A non-finite gradient on
     /// any other node always spreads to the leaves under it (`∞ · 0` is NaN), so
     /// nothing else is skipped.
     ///
@@ -35,7 +36,11 @@ impl Value {
     /// assert_eq!(x.grad(), 0.0);               // nothing was spread
     /// ```
     pub fn try_backward(&self) -> Result<(), Error> {
-        self.backward_with(&mut Checked { error: None })
+        let mut checked = Checked {
+            error: None,
+            operands: AddressSet::default(),
+        };
+        self.backward_with(&mut checked)
     }
 }
 
@@ -46,12 +51,18 @@ impl Value {
 struct Checked {
     /// The first forward value found not finite although its parents are.
     error: Option<Error>,
+    /// The leaves shown for the `f64` operands of the graph's nodes, whose gradients
+    /// are not checked, wherever they are read (see [`Value::try_backward`]).
+    operands: AddressSet,
 }
 
 impl Walk for Checked {
     fn enter(&mut self, node: &mut Node) {
         if self.error.is_none() {
             self.error = entered(node);
+        }
+        if let Some(leaf) = node.shown_operand() {
+            self.operands.insert(leaf.address());
         }
     }
 
@@ -70,7 +81,7 @@ impl Walk for Checked {
     }
 
     fn ran(&mut self, node: &Node) -> Result<(), Error> {
-        backward_anomaly(node).map_or(Ok(()), Err)
+        backward_anomaly(node, &self.operands).map_or(Ok(()), Err)
     }
 }
 
@@ -134,10 +145,10 @@ fn number_anomaly(c: f64) -> Option<Error> {
 
 /// The error for a backward rule that just left a non-finite grad on a parent, unless
 /// that parent needs no gradient (no rule adds to its grad: a number there is not the
-/// rule's). (The leaf of an `f64` operand is not among the parents checked.)
-fn backward_anomaly(node: &Node) -> Option<Error> {
+/// rule's) or is the leaf shown for an `f64` operand (one of `operands`).
+fn backward_anomaly(node: &Node, operands: &AddressSet) -> Option<Error> {
     let bad = (checked_parents(node).iter())
-        .filter(|p| p.node().requires_grad)
+        .filter(|p| p.node().requires_grad && !operands.contains(&p.address()))
         .map(Value::grad)
         .find(|g| !g.is_finite())?;
     Some(Error::NonFinite {

@@ -44,6 +44,14 @@ pub(crate) trait Reader {
         None
     }
 
+    /// For a node that keeps an `f64` operand in place of Python's leaf (`src/fast/`):
+    /// that leaf, if a reader has been shown it (none is made here). `try_backward`
+    /// checks its gradient nowhere, as it does not check the number's own. `None` for
+    /// every other node.
+    fn shown_operand(&self, _out: &Node) -> Option<Value> {
+        None
+    }
+
     /// The node `out`, which keeps a number beside its parent (`Parents::Constant`), is
     /// being freed: a closure that keeps something for it outside the graph (the leaf
     /// `src/fast/` shows for an `f64` operand) lets go of it. The drop calls this for
@@ -181,6 +189,12 @@ impl Node {
     pub(crate) fn closure<T: Backward>(&self) -> Option<&T> {
         let closure: &dyn Any = self.backward.as_deref()?;
         closure.downcast_ref()
+    }
+
+    /// The leaf shown for the number this node keeps, if one has been
+    /// ([`Reader::shown_operand`]).
+    pub(crate) fn shown_operand(&self) -> Option<Value> {
+        self.backward.as_ref()?.shown_operand(self)
     }
 
     /// The number the node keeps in place of Python's leaf, and whether it is the first

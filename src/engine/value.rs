@@ -36,8 +36,7 @@ pub(crate) struct Node {
     /// The chain rule for this node (Python's `self._backward`), which also names its
     /// op (Python's `self._op`); `None` for leaves.
     pub(crate) backward: Option<BackwardFn>,
-    /// What few nodes have (`label.rs`): a label, an op's two constants, the mark of a
-    /// leaf that stands for an `f64` operand.
+    /// What few nodes have (`label.rs`): a label, an op's two constants.
     pub(crate) extra: Option<Box<Extra>>,
 }
 

@@ -144,6 +144,10 @@ impl<N: Named + 'static, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
         }
     }
 
+    fn shown_operand(&self, out: &Node) -> Option<Value> {
+        shown::leaf(out)
+    }
+
     /// Lets go of the leaf shown for the node, which is being freed.
     #[inline]
     fn freed(&self, out: &Node) {
@@ -152,24 +156,29 @@ impl<N: Named + 'static, const FIRST: bool> Reader for ConstantRule<N, FIRST> {
 }
 
 impl Value {
-    /// `self op c` (or `c op self`, if `first`) as [`with_constant`](Value::with_constant)
-    /// makes it, for the op whose rule is `rule` (one of `+ - * /`; `None` for any
-    /// other): the node with which a program's graph is rebuilt where the graph it was
-    /// compiled from kept an `f64` operand.
-    pub(crate) fn with_constant_of(&self, rule: Rule, c: f64, first: bool) -> Option<Value> {
+    /// `self op leaf` (or `leaf op self`, if `first`) as a node that keeps the leaf's
+    /// number, as [`with_constant`](Value::with_constant) makes it, with `leaf` shown
+    /// as that number's leaf from the start, for the op whose rule is `rule` (one of
+    /// `+ - * /`; `None` for any other): the node with which a program's graph is
+    /// rebuilt where the graph it was compiled from kept an `f64` operand, every node
+    /// of it that reads that leaf reading `leaf`.
+    pub(crate) fn with_operand_leaf(&self, rule: Rule, leaf: &Value, first: bool) -> Option<Value> {
         fn make<N: Named + 'static>(x: &Value, c: f64, first: bool) -> Value {
             match first {
                 LEFT => x.with_constant::<N, LEFT>(c),
                 RIGHT => x.with_constant::<N, RIGHT>(c),
             }
         }
-        Some(match rule {
+        let c = leaf.data();
+        let node = match rule {
             _ if rule == Plus::RULE => make::<Plus>(self, c, first),
             _ if rule == Minus::RULE => make::<Minus>(self, c, first),
             _ if rule == Times::RULE => make::<Times>(self, c, first),
             _ if rule == Divide::RULE => make::<Divide>(self, c, first),
             _ => return None,
-        })
+        };
+        let _ = shown::show(&node.node(), || leaf.clone());
+        Some(node)
     }
 }
 

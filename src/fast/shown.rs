@@ -87,7 +87,9 @@ fn forget_kept(out: &Node) {
         let mut leaves = leaves.borrow_mut();
         let leaf = leaves.remove(&key(out));
         // (The table's room goes back as the leaves go: all of it once none is left.)
-        if leaves.len() < leaves.capacity() / 4 {
+        if leaves.is_empty() {
+            *leaves = AddressMap::default();
+        } else if leaves.len() < leaves.capacity() / 4 {
             let room = 2 * leaves.len();
             leaves.shrink_to(room);
         }

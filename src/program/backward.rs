@@ -80,8 +80,8 @@ impl Program {
         let first = self.leaves;
         buf.grads_finite = all_finite(&buf.grad[..first]);
         if !buf.grads_finite || (!wrote_finite && !self.frozen_late.is_empty()) {
-            // A constant the engine made for an `f64` operand is read by no one: a
-            // non-finite gradient there alone is no error (as for `Value::try_backward`).
+            // On the leaf shown for an `f64` operand (`Program::hidden`), a non-finite
+            // gradient alone is no error (as for `Value::try_backward`).
             let visible = |&i: &usize| !self.hidden[i];
             let bad = (0..first).filter(|&i| !buf.grad[i].is_finite());
             let Some(leaf) = bad.into_iter().find(visible) else {

@@ -315,17 +315,11 @@ fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
         .collect()
 }
 
-/// The leaves of the graph `order` that stand for an `f64` operand and for nothing else:
-/// the leaf shown for the number a node keeps (the `2.0` of `&x * 2.0`,
-/// `src/fast/constant.rs`), read by that node alone ([`Program::hidden`]).
+/// The leaves of the graph `order` that stand for an `f64` operand: the leaf shown for
+/// the number a node keeps (the `2.0` of `&x * 2.0`, `src/fast/constant.rs`), also where
+/// other nodes read it too ([`Program::hidden`]).
 fn operand_leaves(order: &[Value]) -> AddressSet {
-    let uses = use_counts(order);
-    let leaf = |v: &Value| {
-        let node = v.node();
-        let (_, first) = node.operand()?;
-        let leaf = node.parent_list()[usize::from(!first)].address();
-        (uses[&leaf] == 1).then_some(leaf)
-    };
+    let leaf = |v: &Value| Some(v.node().shown_operand()?.address());
     order.iter().filter_map(leaf).collect()
 }
 

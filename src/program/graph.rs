@@ -32,19 +32,18 @@ impl Program {
         let mut nodes: Vec<Value> = Vec::with_capacity(self.steps.len());
         for (k, &step) in self.steps.iter().enumerate() {
             let [a, b] = self.args[k].map(|i| i as usize);
-            let sum = |nodes: &mut [Value]| -> Value {
+            let sum = |nodes: &[Value]| -> Value {
                 let pairs = self.runs[a..b].iter().flat_map(|r| r.xs().zip(r.ys()));
-                let terms: Vec<Value> = pairs
+                pairs
                     .map(|(x, y)| match y == one {
                         true => nodes[x].clone(),
                         false => self.binary(nodes, Times::RULE, x, y),
                     })
-                    .collect();
-                terms.into_iter().sum()
+                    .sum()
             };
             let node = match step {
-                // (A leaf that stands for an `f64` operand is replaced by the leaf its
-                // consumer shows, with its grad: `Program::binary`.)
+                // (A leaf that stands for an `f64` operand is shown as its node's leaf
+                // when that node is made: `Program::binary`.)
                 Step::Leaf => {
                     let leaf = Value::new(data[k]);
                     leaf.add_grad(leaf_grads.map_or(0.0, |g| g[k]));
@@ -63,14 +62,14 @@ impl Program {
                     self.neuron(&nodes, &self.runs[start..end], Step::DotThen(op))
                 }
                 Step::Unary(op) => op.rule().apply1(&nodes[a], self.consts[b]),
-                Step::Binary(op) => self.binary(&mut nodes, op.rule(), a, b),
+                Step::Binary(op) => self.binary(&nodes, op.rule(), a, b),
                 Step::UnaryRule(r) => self.rules[r as usize].apply1(&nodes[a], self.consts[b]),
-                Step::BinaryRule(r) => self.binary(&mut nodes, self.rules[r as usize], a, b),
+                Step::BinaryRule(r) => self.binary(&nodes, self.rules[r as usize], a, b),
                 _ if neurons.next_if(|&&j| j as usize == k).is_some() => {
                     self.neuron(&nodes, &self.runs[a..b], step)
                 }
-                Step::Dot => sum(&mut nodes),
-                Step::DotThen(op) => op.rule().apply1(&sum(&mut nodes), NO_CONSTS),
+                Step::Dot => sum(&nodes),
+                Step::DotThen(op) => op.rule().apply1(&sum(&nodes), NO_CONSTS),
                 Step::Custom(c) => {
                     let (f, g) = (
                         self.customs[c as usize].clone(),
@@ -109,21 +108,15 @@ impl Program {
 
     /// The node of the two-parent op `rule` on the nodes `a` and `b`, as the graph
     /// compiled had it: where one of them stands for an `f64` operand, the node that
-    /// keeps the number (`Value::with_constant_of`), whose shown leaf then takes the
-    /// operand's place in `nodes`, with its grad.
-    fn binary(&self, nodes: &mut [Value], rule: Rule, a: usize, b: usize) -> Value {
+    /// keeps the number and shows that leaf for it (`Value::with_operand_leaf`).
+    fn binary(&self, nodes: &[Value], rule: Rule, a: usize, b: usize) -> Value {
         let (x, c, first) = match (self.is_operand(a), self.is_operand(b)) {
             (true, false) => (b, a, true),
             (false, true) => (a, b, false),
             _ => return rule.apply2(&nodes[a], &nodes[b]),
         };
-        let Some(node) = nodes[x].with_constant_of(rule, nodes[c].data(), first) else {
-            return rule.apply2(&nodes[a], &nodes[b]);
-        };
-        let leaf = node.parents()[usize::from(!first)].clone();
-        leaf.set_grad(nodes[c].grad());
-        nodes[c] = leaf;
-        node
+        (nodes[x].with_operand_leaf(rule, &nodes[c], first))
+            .unwrap_or_else(|| rule.apply2(&nodes[a], &nodes[b]))
     }
 
     /// The [`Value::neuron`] node (`Value::neuron_node`, as it makes it) of the

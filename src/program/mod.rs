@@ -150,8 +150,8 @@ pub struct Program {
     pub(crate) targets: Vec<u32>,
     /// How many leaves: nodes `0..leaves`.
     pub(crate) leaves: usize,
-    /// For each leaf, whether it stands for an `f64` operand and nothing else (the leaf
-    /// shown for the `2.0` of `&x * 2.0`, read by that node alone): as in
+    /// For each leaf, whether it stands for an `f64` operand (the leaf shown for the
+    /// `2.0` of `&x * 2.0`, also where other nodes read it): as in
     /// [`Value::try_backward`](crate::Value::try_backward), which does not check it, a
     /// non-finite gradient there alone is no error.
     pub(crate) hidden: Vec<bool>,
