@@ -411,3 +411,88 @@ fn an_overflow_that_a_relu_hides_in_a_layer_of_sixteen_is_reported_as_the_graph_
     assert!(graph_err.contains("op `neuron`"), "{graph_err}");
     assert_eq!(tape_err, graph_err);
 }
+
+// The leaf Python makes for an f64 operand, read and built on further: two = the 2.0 of
+// y = x * 2.0 (`y.parents()[1]`). The tape keeps the graph's numbers and errors here too.
+fn operand_leaf(x: &Value) -> (Value, Value) {
+    let y = x * 2.0;
+    let two = y.parents()[1].clone();
+    (y, two)
+}
+
+// two.label = 'two'; root = two * y; then two.data = nan: the leaf is named, as the graph names it
+#[test]
+fn a_nan_written_into_an_operand_leaf_read_further_is_named_by_its_label() {
+    let (y, two) = operand_leaf(&Value::new(1.0));
+    two.set_label("two");
+    let root = &two * &y;
+    let mut tape = Tape::compile(&root).unwrap();
+    two.set_data(f64::NAN);
+    let (tape_err, graph_err) = (
+        tape.forward().unwrap_err(),
+        root.try_backward().unwrap_err(),
+    );
+    assert_eq!(format!("{tape_err:?}"), format!("{graph_err:?}"));
+}
+
+// t = two * 1e-300; root = y + t * big * big: t's gradient overflows, and every leaf
+// under t is an operand's leaf, whose gradients are not checked; the graph reports t's
+#[test]
+fn an_overflow_that_reaches_only_operand_leaves_is_the_graphs_error() {
+    let big = Value::new(1e200);
+    let (y, two) = operand_leaf(&Value::new(1.0));
+    let t = &two * 1e-300;
+    let root = &y + &(&(&t * &big) * &big);
+    let mut tape = Tape::compile(&root).unwrap();
+    let tape_err = tape.backward().unwrap_err();
+    assert_eq!(
+        format!("{tape_err:?}"),
+        format!("{:?}", root.try_backward().unwrap_err())
+    );
+}
+
+// root = sum([y, two * x]) with x.requires_grad = False: two * x is a plain product (fused
+// into the sum on the tape), not a node that keeps a number
+#[test]
+fn check_accepts_an_operand_leaf_read_further_by_a_fused_product() {
+    let (w, x) = (Value::new(1.5), Value::new(0.5).no_grad());
+    let build = || -> Result<Value, Error> {
+        let (y, two) = operand_leaf(&w);
+        Ok([y, &two * &x].into_iter().sum::<Value>())
+    };
+    let mut tape = Tape::compile(&build().unwrap()).unwrap();
+    tape.check(build).unwrap();
+}
+
+// w = -0.0; root = y + two * x (x.requires_grad = False), two.grad = -0.0 first: the
+// tape asks the graph for the sign of the zero it adds, and gets the graph's
+#[test]
+fn an_operand_leaf_read_further_keeps_the_graphs_sign_of_zero() {
+    let (w, x) = (Value::new(-0.0), Value::new(0.0).no_grad());
+    let (y, two) = operand_leaf(&w);
+    let root = &y + &(&two * &x);
+    let mut tape = Tape::compile(&root).unwrap();
+    two.set_grad(-0.0);
+    tape.backward().unwrap();
+    let taped = two.grad().to_bits();
+    two.set_grad(-0.0);
+    root.backward();
+    assert_eq!(taped, two.grad().to_bits());
+}
+
+// m = two * x * big (x.requires_grad = False) and us = u * s, both overflowing: the tape
+// names the graph's culprit, not the other
+#[test]
+fn the_culprit_beside_an_operand_leaf_read_further_is_the_graphs() {
+    let [w, big, u, s] = [1.0, 1e200, 1e-300, 1e200].map(Value::new);
+    let x = Value::new(1e-300).no_grad();
+    let (y, two) = operand_leaf(&w);
+    let m = (&(&two * &x) * &big).with_label("M");
+    let us = (&u * &s).with_label("us");
+    let root = &(&(&us * &s) + &(&m * &big)) + &y;
+    let mut tape = Tape::compile(&root).unwrap();
+    assert_eq!(
+        format!("{:?}", tape.backward()),
+        format!("{:?}", root.try_backward())
+    );
+}

@@ -87,8 +87,10 @@ impl Program {
             let Some(leaf) = bad.into_iter().find(visible) else {
                 // Nor on a frozen leaf, whose entry the sweep set back to 0; but one
                 // marked after compiling may have got it from a node that still needs
-                // its gradient in the user's graph: the graph decides.
-                if wrote_finite || self.frozen_late.is_empty() {
+                // its gradient in the user's graph, and an operand's leaf from an inner
+                // node whose gradient the graph checks: the graph decides.
+                let operand_leaf_bad = !buf.grads_finite;
+                if wrote_finite || (self.frozen_late.is_empty() && !operand_leaf_bad) {
                     return Ok(());
                 }
                 let Some(err) = self.graph_error(&buf.data, start().as_deref()) else {

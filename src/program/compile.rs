@@ -133,6 +133,7 @@ impl Program {
                 targets
             },
             leaves: leaves.len(),
+            operand_nodes: Vec::new(),
             hidden: {
                 let operands = operand_leaves(order);
                 leaves
@@ -186,6 +187,9 @@ impl Program {
                 }
                 (None, Arity::Two) => {
                     // (Python's two parents: an `f64` operand's leaf among them.)
+                    if let Some((_, first)) = node.operand() {
+                        program.operand_nodes.push((k, first));
+                    }
                     let parents = node.parent_list();
                     (program.op_step(&node), [idx(&parents[0]), idx(&parents[1])])
                 }
@@ -362,7 +366,11 @@ fn fused_nodes(order: &[Value], uses: &AddressMap<u32>) -> AddressSet {
             let products = node
                 .parents()
                 .iter()
-                .filter(|t| used_once_unlabelled(t, |n| code(n) == Some(Code::Mul)));
+                // (Not a product that keeps an `f64` operand: the graph rebuilt from the
+                // program makes it again, `Program::operand_nodes`.)
+                .filter(|t| {
+                    used_once_unlabelled(t, |n| code(n) == Some(Code::Mul) && n.operand().is_none())
+                });
             fused.extend(products.map(Value::address));
         } else if activation(&node).is_some() && used_once_unlabelled(&node.parents()[0], is_sum) {
             fused.insert(node.parents()[0].address());

@@ -16,8 +16,7 @@ use crate::engine::Value;
 use crate::error::Error;
 use crate::fast::Act;
 use crate::fast::{NeuronInputs, NeuronParams};
-use crate::rules::arithmetic::Times;
-use crate::rules::{Named, Rule, NO_CONSTS};
+use crate::rules::{Rule, NO_CONSTS};
 
 impl Program {
     /// The graph the program was compiled from, on the leaf data of `data`: fused
@@ -35,9 +34,12 @@ impl Program {
             let sum = |nodes: &[Value]| -> Value {
                 let pairs = self.runs[a..b].iter().flat_map(|r| r.xs().zip(r.ys()));
                 pairs
-                    .map(|(x, y)| match y == one {
-                        true => nodes[x].clone(),
-                        false => self.binary(nodes, Times::RULE, x, y),
+                    .map(|(x, y)| {
+                        if y == one {
+                            nodes[x].clone()
+                        } else {
+                            &nodes[x] * &nodes[y]
+                        }
                     })
                     .sum()
             };
@@ -62,9 +64,9 @@ impl Program {
                     self.neuron(&nodes, &self.runs[start..end], Step::DotThen(op))
                 }
                 Step::Unary(op) => op.rule().apply1(&nodes[a], self.consts[b]),
-                Step::Binary(op) => self.binary(&nodes, op.rule(), a, b),
+                Step::Binary(op) => self.binary(&nodes, op.rule(), k, [a, b]),
                 Step::UnaryRule(r) => self.rules[r as usize].apply1(&nodes[a], self.consts[b]),
-                Step::BinaryRule(r) => self.binary(&nodes, self.rules[r as usize], a, b),
+                Step::BinaryRule(r) => self.binary(&nodes, self.rules[r as usize], k, [a, b]),
                 _ if neurons.next_if(|&&j| j as usize == k).is_some() => {
                     self.neuron(&nodes, &self.runs[a..b], step)
                 }
@@ -101,20 +103,19 @@ impl Program {
         nodes
     }
 
-    /// Whether node `k` is a leaf that stands for an `f64` operand ([`Program::hidden`]).
-    fn is_operand(&self, k: usize) -> bool {
-        k < self.leaves && self.hidden[k]
-    }
-
-    /// The node of the two-parent op `rule` on the nodes `a` and `b`, as the graph
-    /// compiled had it: where one of them stands for an `f64` operand, the node that
-    /// keeps the number and shows that leaf for it (`Value::with_operand_leaf`).
-    fn binary(&self, nodes: &[Value], rule: Rule, a: usize, b: usize) -> Value {
-        let (x, c, first) = match (self.is_operand(a), self.is_operand(b)) {
-            (true, false) => (b, a, true),
-            (false, true) => (a, b, false),
-            _ => return rule.apply2(&nodes[a], &nodes[b]),
+    /// Node `k`, of the two-parent op `rule` on the nodes `a` and `b`, as the graph
+    /// compiled had it: where it kept an `f64` operand ([`Program::operand_nodes`]), a
+    /// node that keeps the number and shows the program's leaf for it
+    /// (`Value::with_operand_leaf`).
+    fn binary(&self, nodes: &[Value], rule: Rule, k: usize, [a, b]: [usize; 2]) -> Value {
+        let keeps = self
+            .operand_nodes
+            .binary_search_by_key(&(k as u32), |&(j, _)| j);
+        let Ok(i) = keeps else {
+            return rule.apply2(&nodes[a], &nodes[b]);
         };
+        let first = self.operand_nodes[i].1;
+        let (x, c) = if first { (b, a) } else { (a, b) };
         (nodes[x].with_operand_leaf(rule, &nodes[c], first))
             .unwrap_or_else(|| rule.apply2(&nodes[a], &nodes[b]))
     }

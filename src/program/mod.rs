@@ -155,6 +155,10 @@ pub struct Program {
     /// [`Value::try_backward`](crate::Value::try_backward), which does not check it, a
     /// non-finite gradient there alone is no error.
     pub(crate) hidden: Vec<bool>,
+    /// The nodes that keep an `f64` operand in the graph compiled (`&x * 2.0`), each
+    /// with whether the operand is the first (`2.0 * &x`), in order: the graph rebuilt
+    /// from the program makes them so again, showing the program's leaf for the number.
+    pub(crate) operand_nodes: Vec<(u32, bool)>,
     /// The leaves whose gradient the dynamic graph never touches, in order: those made
     /// with [`Value::no_grad`](crate::Value::no_grad), and constants the engine made
     /// whose consumers need no gradient (and those marked after compiling, which a
