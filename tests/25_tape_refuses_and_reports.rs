@@ -313,3 +313,20 @@ fn a_backward_of_a_tape_whose_parameter_a_training_holds_is_refused() {
         2.0 * (1.0 - (w.data() * 2.0).tanh().powi(2))
     );
 }
+
+// x.requires_grad = False; y = x * 2.0; two = the 2.0 (y.parents()[1]); root = y + two * w:
+// y needs no gradient, so in the graph its rule never runs and adds nothing to two's;
+// a tape runs every rule, so it refuses, and says what to do
+#[test]
+fn the_operand_leaf_of_a_node_needing_no_gradient_read_further_is_refused() {
+    let (x, w) = (Value::new(3.0).no_grad(), Value::new(5.0));
+    let y = &x * 2.0;
+    let two = y.parents()[1].clone();
+    let root = &y + &(&two * &w);
+    let err = Tape::compile(&root).unwrap_err();
+    assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
+    assert!(err.to_string().contains("Value::new(2)"), "{err}");
+    // Read by no other node, the leaf is the tape's constant as it is the graph's.
+    let root = &(&x * 2.0) + &w;
+    assert!(Tape::compile(&root).is_ok());
+}

@@ -55,6 +55,7 @@ impl Program {
             )));
         }
         let uses = use_counts(&order);
+        refuse_operand_leaves_of_no_grad_nodes(&order, &uses)?;
         let ranks = backward_ranks(&order);
         let mut fused = fused_nodes(&order, &uses);
         for output in outputs {
@@ -325,6 +326,32 @@ fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
 fn operand_leaves(order: &[Value]) -> AddressSet {
     let leaf = |v: &Value| Some(v.node().shown_operand()?.address());
     order.iter().filter_map(leaf).collect()
+}
+
+/// An error if a node that keeps an `f64` operand needs no gradient (its `Value`
+/// operand needs none) while the leaf shown for its number does, read by other nodes
+/// too: in the graph that node's rule never runs, so it adds nothing to the leaf's
+/// gradient, where the tape, which runs every node's rule, would add its share.
+fn refuse_operand_leaves_of_no_grad_nodes(
+    order: &[Value],
+    uses: &AddressMap<u32>,
+) -> Result<(), Error> {
+    for v in order {
+        let node = v.node();
+        let Some(leaf) = node.shown_operand().filter(|_| !node.requires_grad) else {
+            continue;
+        };
+        if leaf.requires_grad() && uses[&leaf.address()] > 1 {
+            return Err(Error::InvalidInput(format!(
+                "the leaf Value({}) of the `{}` node{} is read by other nodes too, but that                  node needs no gradient (its other operand needs none), so the graph adds                  nothing to the leaf's gradient from it, which a tape cannot do: build                  those other nodes on a value of your own, Value::new({})",
+                leaf.data(),
+                node.op_name(),
+                node.label().map_or_else(String::new, |l| format!(" {l:?}")),
+                leaf.data(),
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// How many times each node is a parent in the graph (twice for `a` in `a * a`).

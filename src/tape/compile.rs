@@ -22,8 +22,12 @@ impl Tape {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidInput`] if `root` is a leaf (there is nothing to compile) or if
-    /// the graph has more than `u32::MAX` nodes.
+    /// [`Error::InvalidInput`] if `root` is a leaf (there is nothing to compile), if
+    /// the graph has more than `u32::MAX` nodes, or if it reads further the leaf shown
+    /// for the `f64` operand of a node that needs no gradient (`two = y.parents()[1]`
+    /// for `y = &x * 2.0` with `x` marked [`no_grad`](Value::no_grad), then `&two *
+    /// &w`): the graph adds nothing from `y` to that leaf's gradient, as `y`'s rule
+    /// never runs, which a tape cannot leave out.
     ///
     /// ```
     /// use micrograd::{tape::Tape, Error, Value};
@@ -47,7 +51,7 @@ impl Tape {
     /// # Errors
     ///
     /// [`Error::InvalidInput`] if `outputs` is empty, or has more than `u32::MAX` nodes
-    /// under it.
+    /// under it, or as [`compile`](Tape::compile).
     ///
     /// ```
     /// use micrograd::prelude::*;
