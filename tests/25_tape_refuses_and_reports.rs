@@ -326,6 +326,7 @@ fn the_operand_leaf_of_a_node_needing_no_gradient_read_further_is_refused() {
     let err = Tape::compile(&root).unwrap_err();
     assert!(matches!(err, Error::InvalidInput(_)), "{err:?}");
     assert!(err.to_string().contains("Value::new(2)"), "{err}");
+    assert!(!err.to_string().contains("  "), "{err}");
     // Read by no other node, the leaf is the tape's constant as it is the graph's.
     let root = &(&x * 2.0) + &w;
     assert!(Tape::compile(&root).is_ok());

@@ -343,7 +343,10 @@ fn refuse_operand_leaves_of_no_grad_nodes(
         };
         if leaf.requires_grad() && uses[&leaf.address()] > 1 {
             return Err(Error::InvalidInput(format!(
-                "the leaf Value({}) of the `{}` node{} is read by other nodes too, but that                  node needs no gradient (its other operand needs none), so the graph adds                  nothing to the leaf's gradient from it, which a tape cannot do: build                  those other nodes on a value of your own, Value::new({})",
+                "the leaf Value({}) of the `{}` node{} is read by other nodes too, but that \
+                 node needs no gradient (its other operand needs none), so the graph adds \
+                 nothing to the leaf's gradient from it, which a tape cannot do: build \
+                 those other nodes on a value of your own, Value::new({})",
                 leaf.data(),
                 node.op_name(),
                 node.label().map_or_else(String::new, |l| format!(" {l:?}")),
