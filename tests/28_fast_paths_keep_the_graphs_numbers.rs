@@ -496,3 +496,20 @@ fn the_culprit_beside_an_operand_leaf_read_further_is_the_graphs() {
         format!("{:?}", root.try_backward())
     );
 }
+
+// root = w * u + z with w and u marked requires_grad = False: the graph runs no rule for
+// w * u and leaves its grad at 0, where the tape computes one; check compares it not
+#[test]
+fn check_leaves_out_the_gradient_of_a_node_that_needs_none() {
+    let (w, u, z) = (
+        Value::new(3.0).no_grad(),
+        Value::new(2.0).no_grad(),
+        Value::new(5.0),
+    );
+    let build = || -> Result<Value, Error> { Ok(&(&w * &u) + &z) };
+    let mut tape = Tape::compile(&build().unwrap()).unwrap();
+    tape.check(build).unwrap();
+    // A wrong gradient on a node that needs one is still found.
+    let wrong = || -> Result<Value, Error> { Ok(&(&w * &u) + &(&z * 1.0)) };
+    assert!(tape.check(wrong).is_err());
+}
