@@ -55,13 +55,14 @@ impl Program {
             )));
         }
         let uses = use_counts(&order);
-        refuse_operand_leaves_of_no_grad_nodes(&order, &uses)?;
+        let operands = operand_leaves(&order, &uses)?;
         let ranks = backward_ranks(&order);
         let mut fused = fused_nodes(&order, &uses);
         for output in outputs {
             fused.remove(&output.address());
         }
-        let (compiled, order_ranks) = Program::flatten(&order, &ranks, &fused, true, outputs)?;
+        let (compiled, order_ranks) =
+            Program::flatten(&order, &ranks, &fused, &operands, true, outputs)?;
         if compiled.program.same_order_as_graph(&order_ranks) {
             return Ok(compiled);
         }
@@ -69,7 +70,8 @@ impl Program {
         // `Value::backward` runs them: each node's contributions come in the graph's order
         // by construction.
         let no_fusing = AddressSet::default();
-        let (compiled, _) = Program::flatten(&order, &ranks, &no_fusing, false, outputs)?;
+        let (compiled, _) =
+            Program::flatten(&order, &ranks, &no_fusing, &operands, false, outputs)?;
         Ok(compiled)
     }
 
@@ -83,6 +85,7 @@ impl Program {
         order: &[Value],
         ranks: &AddressMap<u32>,
         fused: &AddressSet,
+        operands: &AddressSet,
         merge: bool,
         outputs: &[Value],
     ) -> Result<(Compiled, Ranks), Error> {
@@ -135,13 +138,10 @@ impl Program {
             },
             leaves: leaves.len(),
             operand_nodes: Vec::new(),
-            hidden: {
-                let operands = operand_leaves(order);
-                leaves
-                    .iter()
-                    .map(|v| operands.contains(&v.address()))
-                    .collect()
-            },
+            hidden: leaves
+                .iter()
+                .map(|v| operands.contains(&v.address()))
+                .collect(),
             frozen: frozen(order, &leaves),
             frozen_written: Vec::new(),
             frozen_late: Vec::new(),
@@ -323,25 +323,19 @@ fn frozen(order: &[Value], leaves: &[Value]) -> Vec<u32> {
 /// The leaves of the graph `order` that stand for an `f64` operand: the leaf shown for
 /// the number a node keeps (the `2.0` of `&x * 2.0`, `src/fast/constant.rs`), also where
 /// other nodes read it too ([`Program::hidden`]).
-fn operand_leaves(order: &[Value]) -> AddressSet {
-    let leaf = |v: &Value| Some(v.node().shown_operand()?.address());
-    order.iter().filter_map(leaf).collect()
-}
-
-/// An error if a node that keeps an `f64` operand needs no gradient (its `Value`
-/// operand needs none) while the leaf shown for its number does, read by other nodes
-/// too: in the graph that node's rule never runs, so it adds nothing to the leaf's
-/// gradient, where the tape, which runs every node's rule, would add its share.
-fn refuse_operand_leaves_of_no_grad_nodes(
-    order: &[Value],
-    uses: &AddressMap<u32>,
-) -> Result<(), Error> {
+///
+/// An error if such a node needs no gradient (its `Value` operand needs none) while its
+/// leaf does, read by other nodes too: in the graph that node's rule never runs, so it
+/// adds nothing to the leaf's gradient, where the tape, which runs every node's rule,
+/// would add its share.
+fn operand_leaves(order: &[Value], uses: &AddressMap<u32>) -> Result<AddressSet, Error> {
+    let mut operands = AddressSet::default();
     for v in order {
         let node = v.node();
-        let Some(leaf) = node.shown_operand().filter(|_| !node.requires_grad) else {
+        let Some(leaf) = node.shown_operand() else {
             continue;
         };
-        if leaf.requires_grad() && uses[&leaf.address()] > 1 {
+        if !node.requires_grad && leaf.requires_grad() && uses[&leaf.address()] > 1 {
             return Err(Error::InvalidInput(format!(
                 "the leaf Value({}) of the `{}` node{} is read by other nodes too, but that \
                  node needs no gradient (its other operand needs none), so the graph adds \
@@ -353,8 +347,9 @@ fn refuse_operand_leaves_of_no_grad_nodes(
                 leaf.data(),
             )));
         }
+        operands.insert(leaf.address());
     }
-    Ok(())
+    Ok(operands)
 }
 
 /// How many times each node is a parent in the graph (twice for `a` in `a * a`).
